@@ -1,0 +1,85 @@
+package dispatch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Arch is a compute capability written as major*10+minor (SM80 = 8.0).
+type Arch int
+
+// The architectures gemmroute plans for.
+const (
+	SM80 Arch = 80 // A100
+	SM86 Arch = 86 // RTX 30xx, A10, A40
+	SM89 Arch = 89 // L4, L40, RTX 40xx
+	SM90 Arch = 90 // H100, H200
+)
+
+// ArchFromCC returns the Arch of a compute capability.
+func ArchFromCC(major, minor int) Arch { return Arch(major*10 + minor) }
+
+// String writes "sm_90".
+func (a Arch) String() string { return "sm_" + strconv.Itoa(int(a)) }
+
+// ParseArch reads "sm_90", "sm90" or "90".
+func ParseArch(s string) (Arch, error) {
+	t := strings.TrimPrefix(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "sm"), "_")
+	t = strings.TrimSuffix(t, "a")
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 50 || n > 200 {
+		return 0, fmt.Errorf("unknown arch %q: use sm_80, sm_86, sm_89 or sm_90", s)
+	}
+	return Arch(n), nil
+}
+
+// MarshalText writes "sm_90".
+func (a Arch) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText reads "sm_90".
+func (a *Arch) UnmarshalText(b []byte) error {
+	v, err := ParseArch(string(b))
+	*a = v
+	return err
+}
+
+// SupportsFP8 reports whether the architecture has e4m3 arithmetic (sm_89+).
+func (a Arch) SupportsFP8() bool { return a >= SM89 }
+
+// DeviceInfo describes a GPU for planning. It can be filled from a live device
+// (Engine does) or from a preset, so plans can be made without a GPU.
+type DeviceInfo struct {
+	Name          string  // e.g. "NVIDIA H200"
+	Arch          Arch    // compute capability
+	SMs           int     // streaming multiprocessors
+	L2Bytes       int64   // L2 cache size
+	SmemOptIn     int     // opt-in shared memory per block, bytes
+	MemBytes      int64   // device memory
+	ReadBandwidth float64 // measured pure-read bandwidth, bytes/s (0: unknown)
+	PeakFLOPS     float64 // measured dense 16-bit tensor rate, FLOP/s (0: unknown)
+}
+
+// Presets of common devices. Bandwidth and rate are measured ceilings where
+// the team measured them (H200, 2026-11-30) and datasheet leads otherwise.
+var (
+	A100 = DeviceInfo{Name: "NVIDIA A100-SXM4-80GB", Arch: SM80, SMs: 108, L2Bytes: 40 << 20,
+		SmemOptIn: 163 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 280e12}
+	H100 = DeviceInfo{Name: "NVIDIA H100 80GB HBM3", Arch: SM90, SMs: 132, L2Bytes: 50 << 20,
+		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 3.0e12, PeakFLOPS: 750e12}
+	H200 = DeviceInfo{Name: "NVIDIA H200", Arch: SM90, SMs: 132, L2Bytes: 60 << 20,
+		SmemOptIn: 227 << 10, MemBytes: 141 << 30, ReadBandwidth: 4.54e12, PeakFLOPS: 750e12}
+)
+
+// DevicePreset returns a preset by short name: "a100", "h100" or "h200".
+func DevicePreset(name string) (DeviceInfo, error) {
+	switch strings.ToLower(name) {
+	case "a100":
+		return A100, nil
+	case "h100":
+		return H100, nil
+	case "h200":
+		return H200, nil
+	}
+	return DeviceInfo{}, fmt.Errorf("unknown device preset %q: use a100, h100 or h200", name)
+}

@@ -1,0 +1,142 @@
+package dispatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Layout names the operand layout. gemmroute serves TN only: A row-major
+// [M,K], B row-major [N,K] (the nn.Linear weight), C/D row-major [M,N].
+const LayoutTN = "tn"
+
+// Reduction kinds of split-K kernels.
+const (
+	ReduceNone      = "none"      // the kernel does not split K across blocks
+	ReduceWorkspace = "workspace" // fp32 partials in a workspace, then a fixed-order reduce kernel
+)
+
+// KernelSpec is one precompiled kernel as the manifest describes it: what it
+// computes, how it is launched and which problems it accepts.
+type KernelSpec struct {
+	Name      string `json:"name"`       // e.g. gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x32_w8_a16
+	Image     string `json:"image"`      // fatbin file holding it, e.g. sm90.fatbin
+	Family    string `json:"family"`     // decode_fma, decode_mma, ...
+	MinArch   Arch   `json:"min_arch"`   // lowest compute capability it runs on
+	MaxArch   Arch   `json:"max_arch"`   // highest; 0 = any newer (PTX is JIT-compiled)
+	In        DType  `json:"in"`         // A and B element type
+	Out       DType  `json:"out"`        // C and D element type
+	Layout    string `json:"layout"`     // always "tn"
+	TileM     int    `json:"tile_m"`     // tokens (rows of A) per block
+	TileN     int    `json:"tile_n"`     // output columns per block
+	TileK     int    `json:"tile_k"`     // K consumed per main-loop step
+	Stages    int    `json:"stages"`     // pipeline depth (1: registers only)
+	Threads   int    `json:"threads"`    // threads per block
+	SmemBytes int    `json:"smem_bytes"` // dynamic shared memory per block
+	// PtrAlign is the byte alignment the kernel needs of A and B; LDAlign the
+	// byte alignment of LDA·size and LDB·size; KMultiple what K must divide by.
+	PtrAlign  int `json:"ptr_align"`
+	LDAlign   int `json:"ld_align"`
+	KMultiple int `json:"k_multiple"`
+	// MaxSplitK is the largest split-K factor (1: no split); Reduction how
+	// partials are combined; ReduceKernel the function that combines them.
+	MaxSplitK    int    `json:"max_split_k"`
+	Reduction    string `json:"reduction"`
+	ReduceKernel string `json:"reduce_kernel,omitempty"`
+	IndexBits    int    `json:"index_bits"` // 32: offsets must stay below 2^31 elements; 64: any
+}
+
+// RunsOn reports whether the kernel has code for arch.
+func (k *KernelSpec) RunsOn(a Arch) bool {
+	return a >= k.MinArch && (k.MaxArch == 0 || a <= k.MaxArch)
+}
+
+// Image describes one fatbin of the manifest.
+type Image struct {
+	File    string   `json:"file"`    // e.g. sm80.fatbin
+	Targets []string `json:"targets"` // e.g. ["sm_80", "compute_80"]
+	Flags   string   `json:"flags"`   // nvcc flags it was built with
+}
+
+// Manifest is the kernels' generated description (kernels/manifest.json).
+type Manifest struct {
+	Schema     int          `json:"schema"`
+	SourceHash string       `json:"source_hash"` // sha256 of the sources the fatbins were built from
+	NVCC       string       `json:"nvcc"`        // nvcc version that built them
+	Built      string       `json:"built"`       // build date
+	Images     []Image      `json:"images"`
+	Kernels    []KernelSpec `json:"kernels"`
+}
+
+// Catalog is a validated manifest with kernels indexed by name.
+type Catalog struct {
+	Manifest Manifest
+	byName   map[string]*KernelSpec
+}
+
+// ParseManifest reads and validates a manifest.
+func ParseManifest(data []byte) (*Catalog, error) {
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrManifest, err)
+	}
+	return NewCatalog(m)
+}
+
+// NewCatalog validates a manifest and indexes it.
+func NewCatalog(m Manifest) (*Catalog, error) {
+	c := &Catalog{Manifest: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
+	images := map[string]bool{}
+	for _, im := range m.Images {
+		images[im.File] = true
+	}
+	for i := range m.Kernels {
+		k := &c.Manifest.Kernels[i]
+		bad := func(rule string) error { return fmt.Errorf("%w: kernel %q: %s", ErrManifest, k.Name, rule) }
+		switch {
+		case k.Name == "":
+			return nil, fmt.Errorf("%w: kernel #%d has no name", ErrManifest, i)
+		case c.byName[k.Name] != nil:
+			return nil, bad("listed twice")
+		case !images[k.Image]:
+			return nil, bad(fmt.Sprintf("image %q is not among the manifest's images", k.Image))
+		case k.Layout != LayoutTN:
+			return nil, bad("layout must be tn")
+		case k.TileM <= 0 || k.TileN <= 0 || k.TileK <= 0 || k.Threads <= 0 || k.Threads > 1024:
+			return nil, bad("tile sizes and threads must be positive (threads ≤ 1024)")
+		case k.PtrAlign <= 0 || k.LDAlign <= 0 || k.KMultiple <= 0:
+			return nil, bad("ptr_align, ld_align and k_multiple must be positive")
+		case k.MaxSplitK < 1:
+			return nil, bad("max_split_k must be ≥ 1")
+		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
+			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
+		case k.MaxSplitK == 1 && k.Reduction != ReduceNone:
+			return nil, bad("kernels without split-K have reduction \"none\"")
+		case k.IndexBits != 32 && k.IndexBits != 64:
+			return nil, bad("index_bits must be 32 or 64")
+		case k.In.Size() == 0 || (k.Out != F16 && k.Out != BF16):
+			return nil, bad("unsupported dtypes")
+		}
+		c.byName[k.Name] = k
+	}
+	return c, nil
+}
+
+// Kernel returns the kernel of that name, or nil.
+func (c *Catalog) Kernel(name string) *KernelSpec { return c.byName[name] }
+
+// Kernels returns every kernel, in manifest order.
+func (c *Catalog) Kernels() []KernelSpec { return c.Manifest.Kernels }
+
+// Names returns every kernel name, sorted.
+func (c *Catalog) Names() []string {
+	out := make([]string, 0, len(c.byName))
+	for n := range c.byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

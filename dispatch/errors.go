@@ -1,0 +1,85 @@
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every error gemmroute returns wraps one of these, so
+// callers can branch with errors.Is.
+var (
+	// ErrInvalidArgument: a Problem field broke a rule (see *ArgError).
+	ErrInvalidArgument = errors.New("gemmroute: invalid argument")
+	// ErrNoCUDA: the package was built with -tags nocuda; planning works, launching does not.
+	ErrNoCUDA = errors.New("gemmroute: built without CUDA (-tags nocuda): planning only; rebuild without the tag on a machine with CUDA headers and libcuda to launch kernels")
+	// ErrNoKernel: no kernel in the catalog passes the problem's constraints.
+	ErrNoKernel = errors.New("gemmroute: no kernel fits this problem")
+	// ErrTable: a bucket table is malformed or does not match the catalog (see *TableError).
+	ErrTable = errors.New("gemmroute: bad bucket table")
+	// ErrManifest: the kernel manifest is malformed.
+	ErrManifest = errors.New("gemmroute: bad kernel manifest")
+	// ErrWorkspace: the workspace reserved for a stream is smaller than a plan needs.
+	ErrWorkspace = errors.New("gemmroute: split-K workspace too small")
+	// ErrClosed: the Engine was closed.
+	ErrClosed = errors.New("gemmroute: engine closed")
+	// ErrNoBinary: the running GPU has no code in the kernel images gemmroute holds.
+	ErrNoBinary = errors.New("gemmroute: no kernel image for this GPU")
+	// ErrCUDA: a CUDA driver call failed (see *CUDAError).
+	ErrCUDA = errors.New("gemmroute: CUDA driver error")
+)
+
+// ArgError names the Problem field that broke a rule, its value and the rule.
+// Nothing is launched for a problem that fails validation.
+type ArgError struct {
+	Field string // e.g. "LDA"
+	Value any    // the offending value
+	Rule  string // e.g. "must be >= K (1024)"
+}
+
+func (e *ArgError) Error() string {
+	return fmt.Sprintf("gemmroute: invalid %s = %v: %s", e.Field, e.Value, e.Rule)
+}
+
+// Unwrap lets errors.Is(err, ErrInvalidArgument) match.
+func (e *ArgError) Unwrap() error { return ErrInvalidArgument }
+
+// TableError reports a problem in a bucket table, with the file and line where
+// it was found (Line 0 when the problem has no single line).
+type TableError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *TableError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Unwrap lets errors.Is(err, ErrTable) match.
+func (e *TableError) Unwrap() error { return ErrTable }
+
+// TableErrors is every error found in one table, in line order.
+type TableErrors []*TableError
+
+func (es TableErrors) Error() string {
+	s := ""
+	for i, e := range es {
+		if i > 0 {
+			s += "\n"
+		}
+		s += e.Error()
+	}
+	return s
+}
+
+// Unwrap returns the individual errors.
+func (es TableErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
