@@ -3,6 +3,8 @@
 // sources are in src/; build.sh rebuilds the images with nvcc.
 package kernels
 
+//go:generate go run ./internal/gen -dir .
+
 import (
 	"embed"
 	_ "embed"

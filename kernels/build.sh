@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rebuilds gemmroute's kernel images with nvcc and refreshes the manifest.
+#
+#   bash kernels/build.sh            # from the repository root; needs nvcc ≥ 12 (sm_90a)
+#
+# Writes kernels/images/sm80.fatbin (sm_80 SASS + compute_80 PTX) and
+# kernels/images/sm90.fatbin (sm_90a SASS), the ptxas resource report in
+# kernels/images/ptxas-*.log, then runs the manifest generator with the nvcc
+# version, which stamps the sources' hash into kernels/manifest.json. The
+# generator is `go run ./kernels/internal/gen` unless GEN names a prebuilt
+# binary (for machines without Go). Commit the fatbins and the manifest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GEN=${GEN:-go run ./kernels/internal/gen}
+NVCC=${NVCC:-nvcc}
+ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
+pids=()
+while read -r file tag flags; do
+  ( $NVCC $flags -DGR_ARCH="$tag" -I kernels/src -o "kernels/images/$file" kernels/src/instances_gen.cu \
+      >"kernels/images/ptxas-$tag.log" 2>&1 || { cat "kernels/images/ptxas-$tag.log"; exit 1; } ) &
+  pids+=($!)
+done < <($GEN -images)
+for p in "${pids[@]}"; do wait "$p"; done
+$GEN -dir kernels -nvcc "$ver"
+grep -c 'Compiling entry' kernels/images/ptxas-*.log
+grep -B1 -A0 'spill' kernels/images/ptxas-*.log | grep -v ' 0 bytes spill' | grep spill || echo "no spills"
+ls -l kernels/images/*.fatbin

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// instance is one template instantiation, compiled into every image.
+type instance struct {
+	family   string // decode_fma | decode_mma
+	in, out  dispatch.DType
+	tm, tn   int // tokens and output columns per block
+	vec      int // decode_fma: elements per load (8: 16-byte, 1: any alignment)
+	warps, u int // warps per block; K slices loaded ahead
+}
+
+// imageSpec is one fatbin: the arch tag of its kernel names, the arch range
+// its code runs on and the nvcc targets that give that range.
+type imageSpec struct {
+	file, tag        string
+	minArch, maxArch dispatch.Arch
+	targets          []string
+	flags            string
+}
+
+var images = []imageSpec{
+	{file: "sm80.fatbin", tag: "sm80", minArch: dispatch.SM80, maxArch: 0,
+		targets: []string{"sm_80", "compute_80"},
+		flags:   "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80"},
+	{file: "sm90.fatbin", tag: "sm90", minArch: dispatch.SM90, maxArch: dispatch.SM90,
+		targets: []string{"sm_90a"},
+		flags:   "-gencode arch=compute_90a,code=sm_90a"},
+}
+
+// commonFlags are the nvcc flags every image is built with.
+const commonFlags = "-O3 -std=c++17 --fatbin -Xptxas -v"
+
+// instances is the kernel set: the decode family in both dtypes.
+func instances() []instance {
+	var out []instance
+	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
+		for _, c := range [][3]int{{1, 4, 2}, {2, 4, 2}, {4, 4, 2}, {8, 4, 1}} {
+			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 8, warps: 8, u: c[2]})
+		}
+		for _, c := range [][3]int{{1, 4, 4}, {4, 4, 4}, {16, 4, 2}} {
+			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 1, warps: 8, u: c[2]})
+		}
+		for _, c := range [][3]int{{8, 16, 4}, {16, 16, 4}, {16, 32, 2}} {
+			out = append(out, instance{family: "decode_mma", in: dt, out: dt, tm: c[0], tn: c[1], warps: 8, u: c[2]})
+		}
+	}
+	return out
+}
+
+var cuType = map[dispatch.DType]string{dispatch.BF16: "__nv_bfloat16", dispatch.F16: "__half"}
+
+func (in instance) tileK() int {
+	if in.family == "decode_fma" {
+		return 32 * in.vec
+	}
+	return 32
+}
+
+func (in instance) align() int {
+	if in.family == "decode_fma" && in.vec == 1 {
+		return in.in.Size()
+	}
+	return 16
+}
+
+// suffix is the kernel name after "gemmroute_<arch>_".
+func (in instance) suffix() string {
+	return fmt.Sprintf("%s_%s_%s_f32_tn_%dx%dx%d_w%d_u%d_a%d", in.family, in.in, in.out, in.tm, in.tn, in.tileK(), in.warps, in.u, in.align())
+}
+
+// call is the template call the extern "C" wrapper makes.
+func (in instance) call() string {
+	t, o := cuType[in.in], cuType[in.out]
+	if in.family == "decode_fma" {
+		return fmt.Sprintf("gr::decode_fma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm, in.tn, in.vec, in.warps, in.u)
+	}
+	return fmt.Sprintf("gr::decode_mma<%s, %s, %d, %d, %d, %d>(p)", t, o, in.tm/8, in.tn/16, in.warps, in.u)
+}
+
+func reduceSuffix(out dispatch.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }
+
+// spec is the manifest entry of an instance in one image.
+func (in instance) spec(im imageSpec) dispatch.KernelSpec {
+	a := in.align()
+	return dispatch.KernelSpec{
+		Name: "gemmroute_" + im.tag + "_" + in.suffix(), Image: im.file, Family: in.family,
+		MinArch: im.minArch, MaxArch: im.maxArch, In: in.in, Out: in.out, Layout: dispatch.LayoutTN,
+		TileM: in.tm, TileN: in.tn, TileK: in.tileK(), Stages: 1, Threads: in.warps * 32,
+		PtrAlign: a, LDAlign: a, KMultiple: a / in.in.Size(),
+		MaxSplitK: 16, Reduction: dispatch.ReduceWorkspace,
+		ReduceKernel: "gemmroute_" + im.tag + "_" + reduceSuffix(in.out),
+		IndexBits:    64,
+	}
+}

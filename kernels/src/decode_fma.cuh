@@ -1,0 +1,101 @@
+// decode_fma.cuh — CUDA-core decode (skinny-M) GEMM family.
+//
+// Block: WARPS warps on TN output columns (rows of B) and MT tokens (rows of
+// A). The block's threads walk K together, VEC elements each, so a warp reads
+// 32*VEC contiguous elements of every row it touches; U iterations are loaded
+// before any is used, to keep many bytes in flight. Partial sums are reduced
+// across lanes (shuffles) and across warps (shared memory, fixed order).
+// Grid: (ceil(N/TN), ceil(M/MT), split_k).
+//
+// Constraints (written into the manifest by the generator):
+//   VEC == 8: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
+//             K a multiple of 8.                        (ptr_align 16, ld_align 16, k_multiple 8)
+//   VEC == 1: none beyond element alignment.            (ptr_align 2, ld_align 2, k_multiple 1)
+//   Offsets are 64-bit. Split-K: any factor, workspace reduction.
+#pragma once
+#include "epilogue.cuh"
+
+namespace gr {
+
+// load_vec reads VEC consecutive elements at p and widens them to float.
+template <typename T, int VEC>
+__device__ __forceinline__ void load_vec(const T *p, float (&out)[VEC]) {
+  if constexpr (VEC == 8) {
+    const uint4 raw = __ldg(reinterpret_cast<const uint4 *>(p));
+    const T *e = reinterpret_cast<const T *>(&raw);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) out[i] = to_f32(e[i]);
+  } else {
+    static_assert(VEC == 1, "VEC is 8 (16-byte loads) or 1 (element loads)");
+    out[0] = to_f32(p[0]);
+  }
+}
+
+template <typename T, typename TOut, int MT, int TN, int VEC, int WARPS, int U>
+__device__ void decode_fma(const gr_gemm_params &p) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int64_t n0 = (int64_t)blockIdx.x * TN, m0 = (int64_t)blockIdx.y * MT;
+  int64_t kb, ke;
+  k_range(p, kb, ke);
+  const T *A = reinterpret_cast<const T *>(p.a);
+  const T *B = reinterpret_cast<const T *>(p.b);
+  const T *brow[TN];
+  const T *arow[MT];
+  bool mok[MT];
+#pragma unroll
+  for (int r = 0; r < TN; ++r) brow[r] = B + min(n0 + r, p.n - 1) * p.ldb;  // clamped rows: results discarded
+#pragma unroll
+  for (int t = 0; t < MT; ++t) {
+    mok[t] = m0 + t < p.m;
+    arow[t] = A + min(m0 + t, p.m - 1) * p.lda;
+  }
+  float acc[MT][TN] = {};
+  constexpr int STEP = WARPS * 32 * VEC;  // K the block covers per iteration
+  for (int64_t k = kb + (int64_t)threadIdx.x * VEC; k < ke; k += U * STEP) {
+    float w[U][TN][VEC];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int64_t ku = k + u * STEP;
+#pragma unroll
+      for (int r = 0; r < TN; ++r) {
+#pragma unroll
+        for (int i = 0; i < VEC; ++i) w[u][r][i] = 0.f;
+        if (ku < ke) load_vec<T, VEC>(brow[r] + ku, w[u][r]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int64_t ku = k + u * STEP;
+#pragma unroll
+      for (int t = 0; t < MT; ++t) {
+        float x[VEC] = {};
+        if (mok[t] && ku < ke) load_vec<T, VEC>(arow[t] + ku, x);
+#pragma unroll
+        for (int r = 0; r < TN; ++r)
+#pragma unroll
+          for (int i = 0; i < VEC; ++i) acc[t][r] = fmaf(x[i], w[u][r][i], acc[t][r]);
+      }
+    }
+  }
+  // Lanes, then warps in order: the same sum for the same inputs every run.
+  __shared__ float red[WARPS][MT * TN];
+#pragma unroll
+  for (int t = 0; t < MT; ++t)
+#pragma unroll
+    for (int r = 0; r < TN; ++r) {
+      float v = acc[t][r];
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+      if (lane == 0) red[warp][t * TN + r] = v;
+    }
+  __syncthreads();
+  for (int i = threadIdx.x; i < MT * TN; i += WARPS * 32) {
+    const int t = i / TN, r = i % TN;
+    float v = 0.f;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) v += red[w][i];
+    if (m0 + t < p.m && n0 + r < p.n) finish<TOut>(p, m0 + t, n0 + r, v);
+  }
+}
+
+}  // namespace gr

@@ -1,0 +1,111 @@
+// decode_mma.cuh — tensor-core decode (skinny-M) GEMM family, operands swapped.
+//
+// mma.sync m16n8k16 with the weights as the 16-row "A" operand and the tokens
+// as the 8-column "B" operand, so 1..16 tokens fill NT8 (1 or 2) n8 tiles.
+// Fragments are loaded straight from global memory with 16-byte loads: lane
+// (g = lane/4, t = lane%4) reads 8 consecutive K elements at k + 8t of its
+// rows; the two k16 steps of a 32-wide slice take halves of that vector.
+// Because A and B use the same K permutation, the dot products are exact.
+// Each warp owns RG groups of 16 output columns; the block's WARPS warps split
+// K in interleaved 32-wide slices, U slices loaded ahead; partial sums are
+// reduced across warps in shared memory in fixed order.
+// Grid: (ceil(N/(16*RG)), ceil(M/(8*NT8)), split_k).
+//
+// Constraints: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
+// K a multiple of 8 (ptr_align 16, ld_align 16, k_multiple 8); sm_80+;
+// 64-bit offsets; split-K: any factor, workspace reduction.
+#pragma once
+#include "epilogue.cuh"
+
+namespace gr {
+
+template <typename T> struct mma_op;
+template <> struct mma_op<__nv_bfloat16> {
+  static __device__ __forceinline__ void run(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                             uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+};
+template <> struct mma_op<__half> {
+  static __device__ __forceinline__ void run(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                             uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+};
+
+template <typename T, typename TOut, int NT8, int RG, int WARPS, int U>
+__device__ void decode_mma(const gr_gemm_params &p) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, t4 = lane & 3;
+  const int64_t n0 = (int64_t)blockIdx.x * (16 * RG), m0 = (int64_t)blockIdx.y * (8 * NT8);
+  int64_t kb, ke;
+  k_range(p, kb, ke);
+  const T *A = reinterpret_cast<const T *>(p.a);
+  const T *B = reinterpret_cast<const T *>(p.b);
+  const T *wrow[RG][2];
+  const T *xrow[NT8];
+  bool xok[NT8];
+#pragma unroll
+  for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) wrow[rg][h] = B + min(n0 + rg * 16 + h * 8 + g, p.n - 1) * p.ldb;
+#pragma unroll
+  for (int j = 0; j < NT8; ++j) {
+    xok[j] = m0 + j * 8 + g < p.m;
+    xrow[j] = A + min(m0 + j * 8 + g, p.m - 1) * p.lda;
+  }
+  float acc[RG][NT8][4] = {};
+  constexpr int STEP = WARPS * 32;  // K the block covers per slice round
+  for (int64_t k = kb + warp * 32 + t4 * 8; k < ke + t4 * 8; k += U * STEP) {
+    uint4 w[U][RG][2], x[U][NT8];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int64_t ku = k + u * STEP;
+      const bool kok = ku < ke;
+#pragma unroll
+      for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          w[u][rg][h] = kok ? __ldg(reinterpret_cast<const uint4 *>(wrow[rg][h] + ku)) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int j = 0; j < NT8; ++j)
+        x[u][j] = kok && xok[j] ? __ldg(reinterpret_cast<const uint4 *>(xrow[j] + ku)) : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+        for (int j = 0; j < NT8; ++j) {
+          const uint4 lo = w[u][rg][0], hi = w[u][rg][1], xv = x[u][j];
+          mma_op<T>::run(acc[rg][j], lo.x, hi.x, lo.y, hi.y, xv.x, xv.y);
+          mma_op<T>::run(acc[rg][j], lo.z, hi.z, lo.w, hi.w, xv.z, xv.w);
+        }
+  }
+  // Warps in order through shared memory: deterministic.
+  constexpr int V = RG * NT8 * 4;
+  __shared__ float red[WARPS][V][32];
+#pragma unroll
+  for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+    for (int j = 0; j < NT8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) red[warp][(rg * NT8 + j) * 4 + e][lane] = acc[rg][j][e];
+  __syncthreads();
+  for (int i = threadIdx.x; i < V * 32; i += WARPS * 32) {
+    const int v = i / 32, l = i % 32;
+    float s = 0.f;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) s += red[w][v][l];
+    const int rg = v / (NT8 * 4), j = (v / 4) % NT8, e = v % 4;
+    const int64_t n = n0 + rg * 16 + (e >> 1) * 8 + (l >> 2);
+    const int64_t m = m0 + j * 8 + (l & 3) * 2 + (e & 1);
+    if (m < p.m && n < p.n) finish<TOut>(p, m, n, s);
+  }
+}
+
+}  // namespace gr
