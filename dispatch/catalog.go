@@ -20,20 +20,20 @@ const (
 // KernelSpec is one precompiled kernel as the manifest describes it: what it
 // computes, how it is launched and which problems it accepts.
 type KernelSpec struct {
-	Name      string `json:"name"`       // e.g. gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x32_w8_a16
-	Image     string `json:"image"`      // fatbin file holding it, e.g. sm90.fatbin
-	Family    string `json:"family"`     // decode_fma, decode_mma, ...
-	MinArch   Arch   `json:"min_arch"`   // lowest compute capability it runs on
-	MaxArch   Arch   `json:"max_arch"`   // highest; 0 = any newer (PTX is JIT-compiled)
-	In        DType  `json:"in"`         // A and B element type
-	Out       DType  `json:"out"`        // C and D element type
-	Layout    string `json:"layout"`     // always "tn"
-	TileM     int    `json:"tile_m"`     // tokens (rows of A) per block
-	TileN     int    `json:"tile_n"`     // output columns per block
-	TileK     int    `json:"tile_k"`     // K consumed per main-loop step
-	Stages    int    `json:"stages"`     // pipeline depth (1: registers only)
-	Threads   int    `json:"threads"`    // threads per block
-	SmemBytes int    `json:"smem_bytes"` // dynamic shared memory per block
+	Name      string `json:"name"`               // e.g. gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x32_w8_a16
+	Image     string `json:"image"`              // fatbin file holding it, e.g. sm90.fatbin
+	Family    string `json:"family"`             // decode_fma, decode_mma, ...
+	MinArch   Arch   `json:"min_arch"`           // lowest compute capability it runs on
+	MaxArch   Arch   `json:"max_arch,omitempty"` // highest; 0 = any newer (PTX is JIT-compiled)
+	In        DType  `json:"in"`                 // A and B element type
+	Out       DType  `json:"out"`                // C and D element type
+	Layout    string `json:"layout"`             // always "tn"
+	TileM     int    `json:"tile_m"`             // tokens (rows of A) per block
+	TileN     int    `json:"tile_n"`             // output columns per block
+	TileK     int    `json:"tile_k"`             // K consumed per main-loop step
+	Stages    int    `json:"stages"`             // pipeline depth (1: registers only)
+	Threads   int    `json:"threads"`            // threads per block
+	SmemBytes int    `json:"smem_bytes"`         // dynamic shared memory per block
 	// PtrAlign is the byte alignment the kernel needs of A and B; LDAlign the
 	// byte alignment of LDA·size and LDB·size; KMultiple what K must divide by.
 	PtrAlign  int `json:"ptr_align"`

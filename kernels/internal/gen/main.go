@@ -66,9 +66,7 @@ func instancesCU() []byte {
 	for _, in := range instances() {
 		fmt.Fprintf(&b, "extern \"C\" __global__ void __launch_bounds__(%d) GR_NAME(GR_ARCH, %s)(const gr_gemm_params p) { %s; }\n",
 			in.warps*32, in.suffix(), in.call())
-		if !seen[in.out] {
-			seen[in.out] = true
-		}
+		seen[in.out] = true
 	}
 	outs := make([]dispatch.DType, 0, len(seen))
 	for d := range seen {

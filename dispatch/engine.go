@@ -1,0 +1,43 @@
+package dispatch
+
+import "strings"
+
+// Stream is a CUDA stream handle (a CUstream); 0 is the legacy default
+// stream. With gorgonia.org/cu, StreamOf converts a cu.Stream.
+type Stream uintptr
+
+// Options configure Open. The zero value is the embedded kernels and table,
+// 32 MiB of split-K workspace for the default stream, and table routing.
+type Options struct {
+	// Table replaces the embedded buckets.yaml (see LoadTable).
+	Table *Table
+	// KernelDir loads manifest.json and the fatbins from this directory
+	// instead of the embedded ones (e.g. kernels/ after kernels/build.sh).
+	// The environment variable GEMMROUTE_KERNEL_DIR does the same.
+	KernelDir string
+	// WorkspaceBytes is the split-K workspace reserved for stream 0 at Open;
+	// other streams get theirs from Reserve. 0 means 32 MiB.
+	WorkspaceBytes int64
+	// ForceKernel routes every problem to this kernel (tests and tuning);
+	// problems it cannot run fail with ErrNoKernel. ForceSplitK is its
+	// split-K factor (0 means 1).
+	ForceKernel string
+	ForceSplitK int
+}
+
+// defaultWorkspace is the split-K workspace of stream 0 when Options leave it 0.
+const defaultWorkspace = 32 << 20
+
+// presetFor returns the preset whose name the device name contains, for its
+// measured ceilings; ok is false for devices without a preset.
+func presetFor(name string) (DeviceInfo, bool) {
+	for _, p := range []struct {
+		key  string
+		info DeviceInfo
+	}{{"H200", H200}, {"H100", H100}, {"A100", A100}} {
+		if strings.Contains(name, p.key) {
+			return p.info, true
+		}
+	}
+	return DeviceInfo{}, false
+}

@@ -1,0 +1,320 @@
+//go:build !nocuda
+
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gemmroute/gemmroute/internal/cuda"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Engine launches GEMMs on one GPU. It is safe for concurrent use by many
+// goroutines, each on its own stream. GEMM allocates nothing, does not
+// synchronise and copies nothing between host and device, so it may be
+// captured into a CUDA graph.
+type Engine struct {
+	ctx     *cuda.Context
+	dev     DeviceInfo
+	planner *Planner
+	fns     map[*KernelSpec]launchFns
+	modules []cuda.Module
+	force   string
+	forceK  int
+
+	mu     sync.RWMutex
+	ws     map[Stream]workspace
+	closed atomic.Bool
+	once   sync.Once
+	cerr   error
+}
+
+type launchFns struct{ main, reduce cuda.Function }
+
+type workspace struct {
+	ptr   uintptr
+	bytes int64
+}
+
+// StreamOf returns the handle of a gorgonia.org/cu stream.
+func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
+
+// Open retains device's primary context, loads every kernel image that has
+// code for it, resolves each kernel once and reserves stream 0's workspace.
+func Open(device int, opts Options) (*Engine, error) {
+	ctx, err := cuda.Open(device)
+	if err != nil {
+		return nil, cudaErr(err)
+	}
+	e := &Engine{ctx: ctx, fns: map[*KernelSpec]launchFns{}, ws: map[Stream]workspace{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
+	if err := e.open(opts); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Engine) open(opts Options) error {
+	a, err := e.ctx.Attrs()
+	if err != nil {
+		return cudaErr(err)
+	}
+	e.dev = DeviceInfo{Name: a.Name, Arch: ArchFromCC(a.Major, a.Minor), SMs: a.SMs, L2Bytes: int64(a.L2Bytes), SmemOptIn: a.SmemOptIn, MemBytes: a.MemBytes}
+	if p, ok := presetFor(a.Name); ok {
+		e.dev.ReadBandwidth, e.dev.PeakFLOPS = p.ReadBandwidth, p.PeakFLOPS
+	}
+	cat, readImage, err := kernelSource(opts.KernelDir)
+	if err != nil {
+		return err
+	}
+	loaded, err := e.loadImages(cat, readImage)
+	if err != nil {
+		return err
+	}
+	table := opts.Table
+	if table == nil {
+		if table, err = DefaultTable(); err != nil {
+			return err
+		}
+	}
+	e.planner = NewPlanner(loaded, table, e.dev)
+	if e.force != "" && loaded.Kernel(e.force) == nil {
+		return fmt.Errorf("%w: ForceKernel %q is not loaded on %s (%s)", ErrNoKernel, e.force, e.dev.Name, e.dev.Arch)
+	}
+	ws := opts.WorkspaceBytes
+	if ws == 0 {
+		ws = defaultWorkspace
+	}
+	return e.Reserve(0, ws)
+}
+
+// kernelSource returns the catalog and image reader: dir (or
+// $GEMMROUTE_KERNEL_DIR) when set, else the embedded kernels.
+func kernelSource(dir string) (*Catalog, func(string) ([]byte, error), error) {
+	if dir == "" {
+		dir = os.Getenv("GEMMROUTE_KERNEL_DIR")
+	}
+	if dir == "" {
+		cat, err := DefaultCatalog()
+		return cat, func(f string) ([]byte, error) { return kernels.Images.ReadFile("images/" + f) }, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: kernel directory: %v", ErrManifest, err)
+	}
+	cat, err := ParseManifest(b)
+	return cat, func(f string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "images", f)) }, err
+}
+
+// loadImages loads each image with a kernel for this arch and returns the
+// catalog of kernels whose code loaded. An image the driver has no code for
+// (NoBinaryForGpu) is skipped: its kernels are never routed to.
+func (e *Engine) loadImages(cat *Catalog, readImage func(string) ([]byte, error)) (*Catalog, error) {
+	var kept []KernelSpec
+	var fns []launchFns
+	var skipped []string
+	for _, im := range cat.Manifest.Images {
+		var want []*KernelSpec
+		for i := range cat.Manifest.Kernels {
+			if k := &cat.Manifest.Kernels[i]; k.Image == im.File && k.RunsOn(e.dev.Arch) {
+				want = append(want, k)
+			}
+		}
+		if len(want) == 0 {
+			continue
+		}
+		data, err := readImage(im.File)
+		if err != nil {
+			return nil, fmt.Errorf("%w: image %s: %v (rebuild with kernels/build.sh)", ErrNoBinary, im.File, err)
+		}
+		mod, err := e.ctx.LoadModule(data)
+		var ce *cuda.Error
+		if errors.As(err, &ce) && ce.NoBinaryForGPU() {
+			skipped = append(skipped, fmt.Sprintf("%s %v", im.File, im.Targets))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: loading %s: %v", ErrCUDA, im.File, err)
+		}
+		e.modules = append(e.modules, mod)
+		for _, k := range want {
+			var f launchFns
+			if f.main, err = e.ctx.Function(mod, k.Name, k.SmemBytes); err == nil && k.MaxSplitK > 1 {
+				f.reduce, err = e.ctx.Function(mod, k.ReduceKernel, 0)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v (manifest and image disagree: rebuild with kernels/build.sh)", ErrCUDA, im.File, err)
+			}
+			kept, fns = append(kept, *k), append(fns, f)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("%w: %s (%s): no image has code for it (skipped: %v); build kernels/ for this arch", ErrNoBinary, e.dev.Name, e.dev.Arch, skipped)
+	}
+	m := cat.Manifest
+	m.Kernels = kept
+	loaded, err := NewCatalog(m)
+	if err != nil {
+		return nil, err
+	}
+	for i := range loaded.Manifest.Kernels {
+		e.fns[&loaded.Manifest.Kernels[i]] = fns[i]
+	}
+	return loaded, nil
+}
+
+// Device describes the GPU the engine runs on.
+func (e *Engine) Device() DeviceInfo { return e.dev }
+
+// Planner is the engine's planner (its catalog holds only loaded kernels).
+func (e *Engine) Planner() *Planner { return e.planner }
+
+// Plan validates p and plans it as GEMM would, without launching.
+func (e *Engine) Plan(p *Problem) (Plan, error) {
+	if e.closed.Load() {
+		return Plan{}, ErrClosed
+	}
+	if e.force != "" {
+		return e.planner.PlanKernel(p, e.force, e.forceK)
+	}
+	return e.planner.Plan(p)
+}
+
+// GEMM validates p, plans it and launches it on stream s asynchronously.
+// Bad input returns a typed error and launches nothing.
+func (e *Engine) GEMM(p *Problem, s Stream) error {
+	pl, err := e.Plan(p)
+	if err != nil {
+		return err
+	}
+	return e.launch(pl, p, s)
+}
+
+// Launch launches a plan made earlier (by Plan or Planner().PlanKernel) for
+// p on stream s, after checking the plan's kernel against p's live pointers,
+// strides and shape again.
+func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if pl.Level == LevelNoop || p.Empty() {
+		return nil
+	}
+	if pl.Kernel == nil || pl.M != p.M || pl.N != p.N || pl.K != p.K {
+		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.M, pl.N, pl.K, p.M, p.N, p.K)
+	}
+	if why := CheckKernel(pl.Kernel, p, e.dev, pl.SplitK); why != "" {
+		return fmt.Errorf("%w: %s: %s", ErrNoKernel, pl.Kernel.Name, why)
+	}
+	return e.launch(pl, p, s)
+}
+
+// launch fills the parameter block and starts the kernel (and the split-K
+// reduce). It allocates nothing.
+func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
+	if pl.Level == LevelNoop {
+		return nil
+	}
+	f, ok := e.fns[pl.Kernel]
+	if !ok {
+		return fmt.Errorf("%w: %s is not loaded by this engine", ErrNoKernel, pl.Kernel.Name)
+	}
+	kp := kernels.Params{
+		A: uintptr(p.A), B: uintptr(p.B), D: uintptr(p.D), Bias: uintptr(p.Bias),
+		M: int64(p.M), N: int64(p.N), K: int64(p.K), LDA: int64(p.LDA), LDB: int64(p.LDB), LDC: int64(p.LDC),
+		KPerSplit: int64(pl.KPerSplit), Alpha: p.EffectiveAlpha(), Beta: p.Beta, SplitK: int32(pl.SplitK),
+	}
+	if p.Beta != 0 {
+		kp.C = uintptr(p.C)
+	}
+	if pl.SplitK > 1 {
+		e.mu.RLock()
+		ws := e.ws[s]
+		e.mu.RUnlock()
+		if ws.bytes < pl.WorkspaceBytes {
+			return fmt.Errorf("%w: split-K %d needs %d B on stream %#x, %d B reserved: call Reserve(stream, %d) before launching",
+				ErrWorkspace, pl.SplitK, pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
+		}
+		kp.Workspace = ws.ptr
+	}
+	cs := cuda.Stream(s)
+	if err := e.ctx.Launch(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp); err != nil {
+		return cudaErr(err)
+	}
+	if pl.SplitK > 1 {
+		grid := [3]uint32{uint32(min(ceilDiv(p.M*p.N, 256), e.dev.SMs*16)), 1, 1}
+		if err := e.ctx.Launch(f.reduce, grid, [3]uint32{256, 1, 1}, 0, cs, &kp); err != nil {
+			return cudaErr(err)
+		}
+	}
+	return nil
+}
+
+// Reserve sets aside bytes of split-K workspace for stream s (replacing an
+// earlier reservation). Do it before launching on s, outside any capture:
+// GEMM never allocates. Plans whose workspace exceeds the reservation fail
+// with ErrWorkspace.
+func (e *Engine) Reserve(s Stream, bytes int64) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	if bytes < 0 {
+		return &ArgError{Field: "bytes", Value: bytes, Rule: "must not be negative"}
+	}
+	ptr, err := uintptr(0), error(nil)
+	if bytes > 0 {
+		if ptr, err = e.ctx.Alloc(bytes); err != nil {
+			return cudaErr(err)
+		}
+	}
+	e.mu.Lock()
+	old := e.ws[s]
+	e.ws[s] = workspace{ptr, bytes}
+	e.mu.Unlock()
+	if old.ptr != 0 {
+		// cuMemFree waits for work still using it.
+		return cudaErr(e.ctx.Free(old.ptr))
+	}
+	return nil
+}
+
+// Close waits for the device, frees every workspace, unloads the kernels and
+// releases the context. It is idempotent: later calls return the first
+// call's result. Other methods return ErrClosed after it.
+func (e *Engine) Close() error {
+	e.once.Do(func() {
+		e.closed.Store(true)
+		var errs []error
+		errs = append(errs, e.ctx.Do(func() error { return cu.Synchronize() }))
+		for _, w := range e.ws {
+			if w.ptr != 0 {
+				errs = append(errs, e.ctx.Free(w.ptr))
+			}
+		}
+		for _, m := range e.modules {
+			errs = append(errs, e.ctx.Unload(m))
+		}
+		errs = append(errs, e.ctx.Close())
+		e.cerr = cudaErr(errors.Join(errs...))
+	})
+	return e.cerr
+}
+
+// cudaErr wraps a driver error so that errors.Is(err, ErrCUDA) holds.
+func cudaErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrCUDA, err)
+}

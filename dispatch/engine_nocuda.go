@@ -1,0 +1,31 @@
+//go:build nocuda
+
+package dispatch
+
+// Engine launches GEMMs on one GPU. This build has no CUDA (-tags nocuda):
+// Open returns ErrNoCUDA; use NewPlanner to plan without a GPU.
+type Engine struct{}
+
+// Open returns ErrNoCUDA in a nocuda build.
+func Open(device int, opts Options) (*Engine, error) { return nil, ErrNoCUDA }
+
+// GEMM returns ErrNoCUDA in a nocuda build.
+func (e *Engine) GEMM(p *Problem, s Stream) error { return ErrNoCUDA }
+
+// Plan returns ErrNoCUDA in a nocuda build.
+func (e *Engine) Plan(p *Problem) (Plan, error) { return Plan{}, ErrNoCUDA }
+
+// Launch returns ErrNoCUDA in a nocuda build.
+func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error { return ErrNoCUDA }
+
+// Reserve returns ErrNoCUDA in a nocuda build.
+func (e *Engine) Reserve(s Stream, bytes int64) error { return ErrNoCUDA }
+
+// Device returns the zero DeviceInfo in a nocuda build.
+func (e *Engine) Device() DeviceInfo { return DeviceInfo{} }
+
+// Planner returns nil in a nocuda build.
+func (e *Engine) Planner() *Planner { return nil }
+
+// Close returns nil in a nocuda build.
+func (e *Engine) Close() error { return nil }

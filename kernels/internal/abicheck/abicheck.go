@@ -1,0 +1,27 @@
+//go:build cgo
+
+// Package abicheck reads the C layout of gr_gemm_params so that a test can
+// compare it with kernels.Params. It needs a C compiler, not CUDA.
+package abicheck
+
+// #cgo CFLAGS: -I${SRCDIR}/../../src
+// #include <stddef.h>
+// #include "gemm_params.h"
+// static size_t gr_offsets[] = {
+//   offsetof(gr_gemm_params, a), offsetof(gr_gemm_params, b), offsetof(gr_gemm_params, c),
+//   offsetof(gr_gemm_params, d), offsetof(gr_gemm_params, bias), offsetof(gr_gemm_params, workspace),
+//   offsetof(gr_gemm_params, m), offsetof(gr_gemm_params, n), offsetof(gr_gemm_params, k),
+//   offsetof(gr_gemm_params, lda), offsetof(gr_gemm_params, ldb), offsetof(gr_gemm_params, ldc),
+//   offsetof(gr_gemm_params, k_per_split), offsetof(gr_gemm_params, alpha), offsetof(gr_gemm_params, beta),
+//   offsetof(gr_gemm_params, split_k), offsetof(gr_gemm_params, reserved)};
+// static size_t gr_offset(int i) { return gr_offsets[i]; }
+import "C"
+
+// Fields is the number of fields of gr_gemm_params.
+const Fields = 17
+
+// Size is sizeof(gr_gemm_params).
+func Size() uintptr { return uintptr(C.sizeof_gr_gemm_params) }
+
+// Offset is the offset of field i, in declaration order.
+func Offset(i int) uintptr { return uintptr(C.gr_offset(C.int(i))) }

@@ -1,0 +1,21 @@
+//go:build cgo
+
+package abicheck
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+func TestParamsLayoutMatchesC(t *testing.T) {
+	typ := reflect.TypeOf(kernels.Params{})
+	require.Equal(t, Fields, typ.NumField(), "kernels.Params and gr_gemm_params have different field counts")
+	require.Equal(t, Size(), typ.Size(), "sizeof differs")
+	for i := 0; i < Fields; i++ {
+		require.Equal(t, Offset(i), typ.Field(i).Offset, "offset of field %d (%s)", i, typ.Field(i).Name)
+	}
+}

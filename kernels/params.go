@@ -1,0 +1,14 @@
+package kernels
+
+// Params is the Go twin of gr_gemm_params (src/gemm_params.h), the by-value
+// parameter of every kernel. internal/abicheck's test asserts that both have
+// the same size and field offsets. Pointers are device addresses.
+type Params struct {
+	A, B, C, D, Bias, Workspace uintptr
+	M, N, K                     int64
+	LDA, LDB, LDC               int64
+	KPerSplit                   int64
+	Alpha, Beta                 float32
+	SplitK                      int32
+	Reserved                    int32
+}
