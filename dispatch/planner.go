@@ -100,12 +100,24 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	pl.mu.RLock()
 	r := pl.cache[key]
 	pl.mu.RUnlock()
+	if r != nil && r.kernel != nil && CheckKernel(r.kernel, p, pl.dev, r.splitK) != "" {
+		// A constraint that depends on the exact M (the grid limit): plan this one uncached.
+		return pl.planUncached(p, key)
+	}
 	if r == nil {
 		r = pl.route(p, key)
 		pl.mu.Lock()
 		pl.cache[key] = r
 		pl.mu.Unlock()
 	}
+	if r.kernel == nil {
+		return Plan{}, pl.noKernelError(p, r)
+	}
+	return geometry(p, r), nil
+}
+
+func (pl *Planner) planUncached(p *Problem, key routeKey) (Plan, error) {
+	r := pl.route(p, key)
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p, r)
 	}
@@ -214,7 +226,7 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, r *route) {
 	best, second := math.Inf(1), math.Inf(1)
 	for _, k := range survivors {
 		for _, s := range splitChoices {
-			if s > k.MaxSplitK || s > ceilDiv(p.K, k.TileK) {
+			if s > k.MaxSplitK || s > max(1, ceilDiv(p.K, k.TileK)) {
 				continue
 			}
 			t := EstimateSeconds(k, &rep, s, pl.dev)
@@ -300,9 +312,11 @@ func geometry(p *Problem, r *route) Plan {
 	k := r.kernel
 	s := r.splitK
 	kps := p.K
-	if s > 1 {
+	if s > 1 && p.K > 0 {
 		kps = ceilDiv(ceilDiv(p.K, s), k.TileK) * k.TileK
 		s = max(1, ceilDiv(p.K, kps))
+	} else {
+		s = 1
 	}
 	pl := Plan{
 		Kernel: k, SplitK: s, KPerSplit: kps, SmemBytes: k.SmemBytes, Level: r.level,

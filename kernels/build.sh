@@ -5,7 +5,7 @@
 #
 # Writes kernels/images/sm80.fatbin (sm_80 SASS + compute_80 PTX) and
 # kernels/images/sm90.fatbin (sm_90a SASS), the ptxas resource report in
-# kernels/images/ptxas-*.log, then runs the manifest generator with the nvcc
+# $LOGDIR/ptxas-*.log (default /tmp), then runs the manifest generator with the nvcc
 # version, which stamps the sources' hash into kernels/manifest.json. The
 # generator is `go run ./kernels/internal/gen` unless GEN names a prebuilt
 # binary (for machines without Go). Commit the fatbins and the manifest.
@@ -17,11 +17,11 @@ ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
 pids=()
 while read -r file tag flags; do
   ( $NVCC $flags -DGR_ARCH="$tag" -I kernels/src -o "kernels/images/$file" kernels/src/instances_gen.cu \
-      >"kernels/images/ptxas-$tag.log" 2>&1 || { cat "kernels/images/ptxas-$tag.log"; exit 1; } ) &
+      >"${LOGDIR:-/tmp}/ptxas-$tag.log" 2>&1 || { cat "${LOGDIR:-/tmp}/ptxas-$tag.log"; exit 1; } ) &
   pids+=($!)
 done < <($GEN -images)
 for p in "${pids[@]}"; do wait "$p"; done
 $GEN -dir kernels -nvcc "$ver"
-grep -c 'Compiling entry' kernels/images/ptxas-*.log
-grep -B1 -A0 'spill' kernels/images/ptxas-*.log | grep -v ' 0 bytes spill' | grep spill || echo "no spills"
+grep -c "Compiling entry" "${LOGDIR:-/tmp}"/ptxas-*.log
+grep -B1 -A0 spill "${LOGDIR:-/tmp}"/ptxas-*.log | grep -v ' 0 bytes spill' | grep spill || echo "no spills"
 ls -l kernels/images/*.fatbin

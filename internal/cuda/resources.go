@@ -227,3 +227,10 @@ func (c *Context) DestroyGraph(g Graph) error {
 		return check("cuGraphDestroy", C.cuGraphDestroy(g.g))
 	})
 }
+
+// CopyDevice copies device memory to device memory (synchronous).
+func (c *Context) CopyDevice(dst, src uintptr, bytes int64) error {
+	return c.Do(func() error {
+		return check("cuMemcpyDtoD", C.cuMemcpyDtoD(C.CUdeviceptr(dst), C.CUdeviceptr(src), C.size_t(bytes)))
+	})
+}

@@ -1,0 +1,502 @@
+//go:build !nocuda
+
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/cuda"
+	"github.com/gemmroute/gemmroute/internal/gemmtest"
+)
+
+func init() {
+	commands["bench"] = command{"time the engine's chosen kernels by graph replay and per-call events", runBench}
+}
+
+// shape is one row of a shapes CSV (name,M,N,K[,dtype]), the columns
+// ../shared/gpu/peer_cublas.py reads, so outputs line up row for row.
+type shape struct {
+	name    string
+	m, n, k int
+	dtype   dispatch.DType
+}
+
+func readShapes(path string) ([]shape, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	var out []shape
+	for i, r := range rows {
+		if i == 0 || len(r) < 4 {
+			continue
+		}
+		s := shape{name: r[0], dtype: dispatch.BF16}
+		for j, dst := range []*int{&s.m, &s.n, &s.k} {
+			if *dst, err = strconv.Atoi(strings.TrimSpace(r[j+1])); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+			}
+		}
+		if len(r) > 4 && strings.TrimSpace(r[4]) != "" {
+			if s.dtype, err = dispatch.ParseDType(r[4]); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// benchResult is one output row.
+type benchResult struct {
+	shape
+	kernel                         string
+	splitK                         int
+	level                          string
+	graphUS, graphP90, evUS, evP90 float64
+	floorUS                        float64
+	hostGEMM, hostLaunch           float64 // µs per call on the host: GEMM, and Launch of a ready plan
+	peerUS                         float64 // cuBLAS graph time from -peer, 0 if none
+}
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench", "-shapes FILE [-csv OUT] [-peer PEER.csv]", stderr)
+	shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
+	outPath := fs.String("csv", "", "write results here")
+	peerPath := fs.String("peer", "", "peer_cublas.py output to put beside ours")
+	readBW := fs.Float64("read-bw", 0, "measured pure-read bandwidth, bytes/s (default: the device preset's)")
+	peak := fs.Float64("peak", 0, "measured dense 16-bit rate, FLOP/s (default: the device preset's)")
+	reps := fs.Int("reps", 20, "graph replays (and 5× as many per-call events)")
+	sweepPath := fs.String("sweep", "", "also time every candidate kernel × split-K 1,2,4,8 by graph replay into this CSV")
+	if _, code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if *shapesPath == "" {
+		fmt.Fprintln(stderr, "bench: -shapes is required")
+		return 2
+	}
+	shapes, err := readShapes(*shapesPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	peer := map[string]float64{}
+	if *peerPath != "" {
+		if peer, err = readPeer(*peerPath); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	b, err := newBencher(*reps)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	defer b.close()
+	if *sweepPath != "" {
+		f, err := os.Create(*sweepPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		defer f.Close()
+		b.sweep = csv.NewWriter(f)
+		_ = b.sweep.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us"})
+	}
+	dev := b.eng.Device()
+	if *readBW == 0 {
+		*readBW = dev.ReadBandwidth
+	}
+	if *peak == 0 {
+		*peak = dev.PeakFLOPS
+	}
+	fmt.Fprintf(stdout, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s\n",
+		dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, *readBW/1e12, *peak/1e12)
+	var results []benchResult
+	for _, s := range shapes {
+		r, err := b.run(s)
+		if err != nil {
+			fmt.Fprintf(stderr, "bench: %s M=%d N=%d K=%d: %v\n", s.name, s.m, s.n, s.k, err)
+			return 1
+		}
+		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+		bytes := float64(s.dtype.Size()) * float64(s.m*s.k+s.n*s.k+s.m*s.n)
+		r.floorUS = max(flops / *peak, bytes / *readBW) * 1e6
+		r.peerUS = peer[peerKey(s.name, s.m, s.n, s.k)]
+		results = append(results, r)
+		fmt.Fprintln(stdout, r.line())
+	}
+	if *outPath != "" {
+		if err := writeResults(*outPath, results); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func (r benchResult) line() string {
+	s := fmt.Sprintf("%-14s M=%5d N=%6d K=%6d graph=%8.2fus p90=%8.2f events=%8.2fus %6.1f%% roofline host=%5.2fus launch=%5.2fus  %s split=%d (%s)",
+		r.name, r.m, r.n, r.k, r.graphUS, r.graphP90, r.evUS, 100*r.floorUS/r.graphUS, r.hostGEMM, r.hostLaunch, r.kernel, r.splitK, r.level)
+	if r.peerUS > 0 {
+		s += fmt.Sprintf("  cuBLAS=%.2fus ×%.2f", r.peerUS, r.peerUS/r.graphUS)
+	}
+	return s
+}
+
+func writeResults(path string, rs []benchResult) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
+		"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas"})
+	for _, r := range rs {
+		flops := 2 * float64(r.m) * float64(r.n) * float64(r.k)
+		bytes := float64(r.dtype.Size()) * float64(r.m*r.k+r.n*r.k+r.m*r.n)
+		speed := ""
+		if r.peerUS > 0 {
+			speed = ff(r.peerUS / r.graphUS)
+		}
+		_ = w.Write([]string{r.name, itoa(r.m), itoa(r.n), itoa(r.k), r.dtype.String(), r.kernel, itoa(r.splitK), r.level,
+			ff(r.graphUS), ff(r.graphP90), ff(r.evUS), ff(r.evP90), ff(flops / r.graphUS / 1e6), ff(bytes / r.graphUS / 1e3),
+			ff(r.floorUS), ff(100 * r.floorUS / r.graphUS), ff(r.hostGEMM), ff(r.hostLaunch), ff(r.peerUS), speed})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func itoa(i int) string                       { return strconv.Itoa(i) }
+func ff(x float64) string                     { return strconv.FormatFloat(x, 'f', 3, 64) }
+func peerKey(name string, m, n, k int) string { return fmt.Sprintf("%s/%d/%d/%d", name, m, n, k) }
+
+// readPeer reads peer_cublas.py's CSV: graph_us by shape.
+func readPeer(path string) (map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) == 0 {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]float64{}
+	for _, r := range rows[1:] {
+		m, _ := strconv.Atoi(r[col["M"]])
+		n, _ := strconv.Atoi(r[col["N"]])
+		k, _ := strconv.Atoi(r[col["K"]])
+		t, err := strconv.ParseFloat(r[col["graph_us"]], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: graph_us %q: %v", path, r[col["graph_us"]], err)
+		}
+		out[peerKey(r[col["name"]], m, n, k)] = t
+	}
+	return out, nil
+}
+
+// bencher holds the engine, a stream, an L2 flush buffer and events.
+type bencher struct {
+	ctx        *cuda.Context
+	eng        *dispatch.Engine
+	stream     cuda.Stream
+	flush      uintptr
+	flushWords int64
+	ev0, ev1   cuda.Event
+	reps       int
+	rng        *rand.Rand
+	sweep      *csv.Writer // -sweep: every candidate's graph time, or nil
+}
+
+func newBencher(reps int) (*bencher, error) {
+	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, 1))}
+	var err error
+	if b.ctx, err = cuda.Open(0); err != nil {
+		return nil, err
+	}
+	if b.eng, err = dispatch.Open(0, dispatch.Options{}); err != nil {
+		return nil, err
+	}
+	if b.stream, err = b.ctx.NewStream(); err != nil {
+		return nil, err
+	}
+	if err = b.eng.Reserve(dispatch.Stream(b.stream), 256<<20); err != nil {
+		return nil, err
+	}
+	b.flushWords = 2 * b.eng.Device().L2Bytes / 4
+	if b.flush, err = b.ctx.Alloc(b.flushWords * 4); err != nil {
+		return nil, err
+	}
+	if b.ev0, err = b.ctx.NewEvent(); err != nil {
+		return nil, err
+	}
+	b.ev1, err = b.ctx.NewEvent()
+	return b, err
+}
+
+func (b *bencher) close() {
+	_ = b.ctx.Free(b.flush)
+	_ = b.eng.Close()
+	_ = b.ctx.Close()
+}
+
+// devRandom allocates n random 16-bit elements of dtype dt on the device.
+func (b *bencher) devRandom(n int64, dt dispatch.DType) (uintptr, error) {
+	host := make([]uint16, n)
+	for i := range host {
+		host[i] = gemmtest.ToBits(dt, float32(b.rng.Float64()*2-1))
+	}
+	p, err := b.ctx.Alloc(n * 2)
+	if err != nil {
+		return 0, err
+	}
+	return p, b.ctx.CopyIn(p, unsafe.Pointer(&host[0]), n*2)
+}
+
+// run checks the engine's plan for s against the CPU reference, then times
+// it: graph replay over rotating weights (≥ 3× L2), per-call events after an
+// L2 flush, and the host cost of GEMM beside a bare launch.
+func (b *bencher) run(s shape) (benchResult, error) {
+	r := benchResult{shape: s}
+	if err := b.check(s); err != nil {
+		return r, err
+	}
+	wElems := int64(s.n) * int64(s.k)
+	nW := max(2, int((3*b.eng.Device().L2Bytes+wElems*2-1)/(wElems*2)))
+	a, err := b.devRandom(int64(s.m)*int64(s.k), s.dtype)
+	if err != nil {
+		return r, err
+	}
+	defer b.ctx.Free(a)
+	w0, err := b.devRandom(wElems, s.dtype)
+	if err != nil {
+		return r, err
+	}
+	ws := []uintptr{w0}
+	defer func() {
+		for _, w := range ws {
+			_ = b.ctx.Free(w)
+		}
+	}()
+	for len(ws) < nW {
+		w, err := b.ctx.Alloc(wElems * 2)
+		if err != nil {
+			return r, err
+		}
+		ws = append(ws, w)
+		if err := b.ctx.CopyDevice(w, w0, wElems*2); err != nil {
+			return r, err
+		}
+	}
+	d, err := b.ctx.Alloc(int64(s.m) * int64(s.n) * 2)
+	if err != nil {
+		return r, err
+	}
+	defer b.ctx.Free(d)
+	probs := make([]dispatch.Problem, len(ws))
+	for i, w := range ws {
+		probs[i] = dispatch.Problem{M: s.m, N: s.n, K: s.k, In: s.dtype, Out: s.dtype, LDA: s.k, LDB: s.k, LDC: s.n,
+			A: dispatch.DevicePtr(a), B: dispatch.DevicePtr(w), D: dispatch.DevicePtr(d), Alpha: 1}
+	}
+	pl, err := b.eng.Plan(&probs[0])
+	if err != nil {
+		return r, err
+	}
+	r.kernel, r.splitK, r.level = pl.Kernel.Name, pl.SplitK, pl.Level.String()
+	st := dispatch.Stream(b.stream)
+	if r.graphUS, r.graphP90, err = b.graphTime(probs, func(p *dispatch.Problem) error { return b.eng.GEMM(p, st) }); err != nil {
+		return r, err
+	}
+	if b.sweep != nil {
+		if err := b.sweepKernels(s, probs); err != nil {
+			return r, err
+		}
+	}
+	var ev []float64
+	for i := range 5*b.reps + 10 {
+		if err := b.ctx.Fill(b.flush, uint32(i), b.flushWords, b.stream); err != nil {
+			return r, err
+		}
+		ms, err := b.timed(func() error { return b.eng.GEMM(&probs[i%len(probs)], st) })
+		if err != nil {
+			return r, err
+		}
+		if i >= 10 {
+			ev = append(ev, ms*1e3)
+		}
+	}
+	r.evUS, r.evP90 = median(ev), p90(ev)
+	r.hostGEMM, err = hostTime(b, func(i int) error { return b.eng.GEMM(&probs[i%len(probs)], st) })
+	if err != nil {
+		return r, err
+	}
+	r.hostLaunch, err = hostTime(b, func(i int) error { return b.eng.Launch(pl, &probs[i%len(probs)], st) })
+	return r, err
+}
+
+// graphTime captures calls over the rotating problems into one graph (R
+// calls, R a multiple of the rotation, about 32 for small problems) and
+// returns the median and p90 per-call microseconds over the replays.
+func (b *bencher) graphTime(probs []dispatch.Problem, call func(*dispatch.Problem) error) (med, hi float64, err error) {
+	p := probs[0]
+	calls := len(probs)
+	if int64(p.M)*int64(p.N)*int64(p.K) < 1<<34 {
+		calls = len(probs) * max(1, 32/len(probs))
+	}
+	g, err := b.ctx.Capture(b.stream, func() error {
+		for i := range calls {
+			if err := call(&probs[i%len(probs)]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer b.ctx.DestroyGraph(g)
+	var ts []float64
+	for i := range b.reps + 3 {
+		ms, err := b.timed(func() error { return b.ctx.Replay(g, b.stream) })
+		if err != nil {
+			return 0, 0, err
+		}
+		if i >= 3 {
+			ts = append(ts, ms*1e3/float64(calls))
+		}
+	}
+	return median(ts), p90(ts), nil
+}
+
+// sweepKernels times every kernel native to this arch (no PTX JIT) that
+// passes the constraints, at split-K 1, 2, 4 and 8, by graph replay, and
+// writes a row per candidate. Shapes above M = 256 are skipped.
+func (b *bencher) sweepKernels(s shape, probs []dispatch.Problem) error {
+	st := dispatch.Stream(b.stream)
+	if s.m > 256 {
+		return nil
+	}
+	for _, k := range b.eng.Planner().Catalog().Kernels() {
+		if k.MinArch != b.eng.Device().Arch {
+			continue
+		}
+		for _, split := range []int{1, 2, 4, 8} {
+			pl, err := b.eng.Planner().PlanKernel(&probs[0], k.Name, split)
+			if err != nil || (split > 1 && pl.SplitK != split) {
+				continue
+			}
+			med, hi, err := b.graphTime(probs, func(p *dispatch.Problem) error { return b.eng.Launch(pl, p, st) })
+			if err != nil {
+				return fmt.Errorf("%s split %d: %w", k.Name, split, err)
+			}
+			_ = b.sweep.Write([]string{s.name, itoa(s.m), itoa(s.n), itoa(s.k), s.dtype.String(), k.Name, itoa(split), ff(med), ff(hi)})
+		}
+	}
+	b.sweep.Flush()
+	return b.sweep.Error()
+}
+
+// timed returns the milliseconds between events around f on the stream.
+func (b *bencher) timed(f func() error) (float64, error) {
+	if err := b.ctx.Record(b.ev0, b.stream); err != nil {
+		return 0, err
+	}
+	if err := f(); err != nil {
+		return 0, err
+	}
+	if err := b.ctx.Record(b.ev1, b.stream); err != nil {
+		return 0, err
+	}
+	return b.ctx.Elapsed(b.ev0, b.ev1)
+}
+
+// hostTime is the host microseconds per call of f over 200 calls, measured
+// after the stream drained.
+func hostTime(b *bencher, f func(i int) error) (float64, error) {
+	if err := b.ctx.Sync(b.stream); err != nil {
+		return 0, err
+	}
+	const n = 200
+	t0 := time.Now()
+	for i := range n {
+		if err := f(i); err != nil {
+			return 0, err
+		}
+	}
+	us := float64(time.Since(t0).Microseconds()) / n
+	return us, b.ctx.Sync(b.stream)
+}
+
+// check runs the engine's plan for s once on fresh random data and compares
+// sampled elements with the float64 reference: nothing wrong gets timed.
+func (b *bencher) check(s shape) error {
+	d := gemmtest.FillSampled(gemmtest.Case{Name: s.name, M: s.m, N: s.n, K: s.k}, s.dtype, b.rng, 64)
+	var bufs []uintptr
+	defer func() {
+		for _, p := range bufs {
+			_ = b.ctx.Free(p)
+		}
+	}()
+	up := func(h []uint16) (dispatch.DevicePtr, error) {
+		p, err := b.ctx.Alloc(int64(len(h)) * 2)
+		if err != nil {
+			return 0, err
+		}
+		bufs = append(bufs, p)
+		return dispatch.DevicePtr(p), b.ctx.CopyIn(p, unsafe.Pointer(&h[0]), int64(len(h))*2)
+	}
+	out := slices.Repeat([]uint16{gemmtest.Poison}, s.m*s.n)
+	p := d.P
+	var err error
+	if p.A, err = up(d.A); err == nil {
+		if p.B, err = up(d.B); err == nil {
+			p.D, err = up(out)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := b.eng.GEMM(&p, dispatch.Stream(b.stream)); err != nil {
+		return err
+	}
+	if err := b.ctx.Sync(b.stream); err != nil {
+		return err
+	}
+	if err := b.ctx.CopyOut(unsafe.Pointer(&out[0]), uintptr(p.D), int64(len(out))*2); err != nil {
+		return err
+	}
+	return d.Check(out)
+}
+
+func median(xs []float64) float64 { return quantile(xs, 0.5) }
+func p90(xs []float64) float64    { return quantile(xs, 0.9) }
+
+func quantile(xs []float64, q float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}

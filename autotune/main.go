@@ -1,0 +1,138 @@
+// Command autotune builds and checks gemmroute's bucket tables
+// (buckets.yaml). Run "go run ./autotune help" for its subcommands.
+//
+// Each subcommand lives in its own file and registers itself in commands
+// from an init function, so that the GPU subcommands (tune, bench, compare)
+// can arrive in their own files, behind build tags, without touching this one.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// command is one subcommand: a one-line synopsis and the function that runs it
+// with the arguments after its name, returning the exit code.
+type command struct {
+	synopsis string
+	run      func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands holds the subcommands of this build, by name.
+var commands = map[string]command{}
+
+// planned are the subcommands that come with the GPU issues; while a build
+// lacks one, its name is reported as such rather than as unknown.
+var planned = map[string]string{
+	"tune":    "measure every candidate kernel on this GPU and write a table",
+	"bench":   "time the chosen kernels against cuBLAS by graph replay",
+	"compare": "compare two tables or two benchmark runs",
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run dispatches to a subcommand and returns the exit code: 0 success, 1 the
+// command failed, 2 a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name, args := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 0 {
+			if c, ok := commands[args[0]]; ok {
+				return c.run([]string{"-h"}, stdout, stdout)
+			}
+		}
+		usage(stdout)
+		return 0
+	}
+	if c, ok := commands[name]; ok {
+		return c.run(args, stdout, stderr)
+	}
+	if what, ok := planned[name]; ok {
+		fmt.Fprintf(stderr, "autotune %s (%s) needs a GPU and comes with its own issue; this build does not have it\n", name, what)
+	} else {
+		fmt.Fprintf(stderr, "autotune: unknown command %q\n", name)
+		usage(stderr)
+	}
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "usage: autotune COMMAND [arguments]\n\ncommands:\n")
+	for _, name := range slices.Sorted(maps.Keys(commands)) {
+		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].synopsis)
+	}
+	first := true
+	for _, name := range []string{"tune", "bench", "compare"} {
+		if _, ok := commands[name]; !ok {
+			if first {
+				fmt.Fprint(w, "\ncoming with the GPU issues:\n")
+				first = false
+			}
+			fmt.Fprintf(w, "  %-8s %s\n", name, planned[name])
+		}
+	}
+	fmt.Fprint(w, "\n\"autotune help COMMAND\" lists a command's flags.\n")
+}
+
+// newFlagSet returns a FlagSet for a subcommand whose usage names its
+// positional arguments.
+func newFlagSet(name, positional string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: autotune %s %s\n", name, positional)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags wherever they stand among args (the flag package stops
+// at the first positional argument) and returns the positional arguments.
+// code is -1 to go on, or the exit code to stop with: 0 after -h, 2 for a
+// bad flag (the FlagSet has already said why).
+func parse(fs *flag.FlagSet, args []string) (positional []string, code int) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, 0
+			}
+			return nil, 2
+		}
+		if fs.NArg() == 0 {
+			return positional, -1
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// fail prints err (one line per error of a joined or TableErrors error) and
+// returns exit code 1.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, err)
+	return 1
+}
+
+// loadCatalog reads a kernel manifest, or returns the embedded one for "".
+func loadCatalog(path string) (*dispatch.Catalog, error) {
+	if path == "" {
+		return dispatch.DefaultCatalog()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return dispatch.ParseManifest(data)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testManifest = "testdata/manifest.json"
+
+// runCLI runs autotune in-process and returns its exit code and output.
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestUsage(t *testing.T) {
+	code, out, _ := runCLI("help")
+	assert.Equal(t, 0, code)
+	for _, s := range []string{"check", "explain", "coming with the GPU issues", "tune", "bench", "compare"} {
+		assert.Contains(t, out, s)
+	}
+	code, _, errOut := runCLI()
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "usage: autotune")
+	code, out, _ = runCLI("help", "explain")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "-align-b")
+	code, _, errOut = runCLI("frobnicate")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, `unknown command "frobnicate"`)
+	code, _, errOut = runCLI("tune")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "needs a GPU")
+}
+
+func TestCheck(t *testing.T) {
+	code, out, errOut := runCLI("check", "testdata/good.yaml", "-manifest", testManifest)
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "ok: 2 entries, 5 buckets\n", out)
+
+	code, out, errOut = runCLI("check", "-manifest", testManifest, "testdata/bad.yaml")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	require.NotEmpty(t, lines)
+	for _, l := range lines {
+		assert.Regexp(t, regexp.MustCompile(`^testdata/bad\.yaml:\d+: `), l)
+	}
+	assert.Contains(t, errOut, "no_such_kernel")
+
+	code, _, errOut = runCLI("check", "testdata/missing.yaml", "-manifest", testManifest)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "missing.yaml")
+	code, _, _ = runCLI("check")
+	assert.Equal(t, 2, code)
+}
+
+// The committed table must pass against the committed manifest.
+func TestCheckDefaultTable(t *testing.T) {
+	code, out, errOut := runCLI("check", "../buckets.yaml")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "ok: ")
+}
+
+func TestExplain(t *testing.T) {
+	explain := func(args ...string) (int, string, string) {
+		return runCLI(append([]string{"explain", "-manifest", testManifest, "-table", "none"}, args...)...)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"decode", []string{"-arch", "sm_90", "-dtype", "bf16", "-m", "1", "-n", "4096", "-k", "4096"}, 0,
+			[]string{"device: NVIDIA H200 (sm_90", "problem: M=1 N=4096 K=4096", "kernel: "}},
+		{"sm_80 picks the A100", []string{"-arch", "sm_80", "-m", "300"}, 0, []string{"A100", "kernel: "}},
+		{"arch overrides the preset", []string{"-device", "h100", "-arch", "sm_89"}, 0, []string{"H100 80GB HBM3 (sm_89"}},
+		{"misaligned B", []string{"-m", "8", "-align-b", "2"}, 0,
+			[]string{"kernel: test_simt_bf16", "rejected: test_mma_bf16: B pointer 0x20000000002 not 16-byte aligned"}},
+		{"padded lda", []string{"-lda", "4097", "-bias"}, 0, []string{"rejected: test_mma_bf16: LDA·2 = 8194 B"}},
+		{"no-op", []string{"-m", "0"}, 0, []string{"no-op"}},
+		{"e4m3", []string{"-dtype", "e4m3", "-m", "64"}, 0, []string{"kernel: test_fp8"}},
+		{"negative M", []string{"-m", "-1"}, 1, []string{"invalid M = -1"}},
+		{"small ldc", []string{"-ldc", "100"}, 1, []string{"invalid LDC = 100"}},
+		{"dtype pair", []string{"-dtype", "f16", "-out", "bf16"}, 1, []string{"invalid Out"}},
+		{"e4m3 on sm_80", []string{"-dtype", "e4m3", "-arch", "sm_80"}, 1, []string{"e4m3 needs sm_89", "test_fp8: built for sm_89"}},
+		{"bad dtype", []string{"-dtype", "f64"}, 2, []string{`unknown dtype "f64"`}},
+		{"bad alignment", []string{"-align-a", "3"}, 2, []string{"-align-a 3"}},
+		{"bad device", []string{"-device", "v100"}, 2, []string{"v100"}},
+		{"stray argument", []string{"extra"}, 2, []string{"usage: autotune explain"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := explain(tc.args...)
+			assert.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			for _, s := range tc.want {
+				assert.Contains(t, out+errOut, s)
+			}
+		})
+	}
+}
+
+func TestExplainTableFile(t *testing.T) {
+	code, out, errOut := runCLI("explain", "-manifest", testManifest, "-table", "testdata/good.yaml", "-m", "100")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "level: default entry")
+	assert.Contains(t, out, "bucket: [17, 256]")
+	assert.Contains(t, out, "split-K: 2")
+}

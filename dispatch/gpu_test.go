@@ -1,0 +1,386 @@
+//go:build !nocuda
+
+package dispatch_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/cuda"
+	"github.com/gemmroute/gemmroute/internal/gemmtest"
+)
+
+func openEngine(t testing.TB, opts dispatch.Options) *dispatch.Engine {
+	t.Helper()
+	e, err := dispatch.Open(0, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
+
+// Every loaded kernel (the sm_80 image through its compute_80 PTX on a newer
+// GPU) against the float64 reference on the awkward table, split-K 1 and 3.
+// Where a kernel's constraints fail, Launch must refuse and write nothing.
+func TestEveryKernelOnAwkwardShapes(t *testing.T) {
+	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20})
+	rng := rand.New(rand.NewPCG(11, 12))
+	ran := map[string]int{}
+	for _, dt := range dtypes {
+		for _, c := range gemmtest.Awkward() {
+			d := gemmtest.Fill(c, dt, rng)
+			for _, k := range e.Planner().Catalog().Kernels() {
+				if k.In != dt {
+					continue
+				}
+				for _, split := range []int{1, 3} {
+					name := fmt.Sprintf("%s/%s/split%d", c.Name, k.Name, split)
+					p, out := operands(t, d)
+					pl, err := e.Planner().PlanKernel(&p, k.Name, split)
+					if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
+						require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
+						refuseMisaligned(t, e, k.Name, split, p, out)
+						continue
+					}
+					require.NoError(t, err, name)
+					require.NoError(t, e.Launch(pl, &p, 0), name)
+					waitStream(t, 0)
+					require.NoError(t, d.Check(out.download(t)), name)
+					ran[k.Name]++
+				}
+			}
+		}
+	}
+	for _, k := range e.Planner().Catalog().Kernels() {
+		assert.Greater(t, ran[k.Name], 0, "kernel %s never ran", k.Name)
+	}
+	var sm80, sm90 int
+	for name, n := range ran {
+		switch {
+		case strings.HasPrefix(name, "gemmroute_sm80_"):
+			sm80 += n
+		case strings.HasPrefix(name, "gemmroute_sm90_"):
+			sm90 += n
+		}
+	}
+	t.Logf("checked %d kernels on %s: %d runs of the sm_80 image (PTX JIT on this GPU), %d of the sm_90 image", len(ran), e.Device().Name, sm80, sm90)
+	require.Greater(t, sm80, 0, "the sm_80 image was not exercised")
+}
+
+// refuseMisaligned: when a kernel rejects p only for its pointers, a plan
+// made for aligned pointers must still be refused at Launch with p's live
+// pointers, and nothing may be written.
+func refuseMisaligned(t *testing.T, e *dispatch.Engine, kernel string, split int, p dispatch.Problem, out devBuf) {
+	t.Helper()
+	aligned := p
+	aligned.A, aligned.B = p.A&^255, p.B&^255
+	pl, err := e.Planner().PlanKernel(&aligned, kernel, split)
+	if err != nil {
+		return // the kernel rejects more than the pointers
+	}
+	require.ErrorIs(t, e.Launch(pl, &p, 0), dispatch.ErrNoKernel, kernel)
+	waitStream(t, 0)
+	for _, v := range out.download(t) {
+		require.Equal(t, gemmtest.Poison, v, "%s: refused launch wrote output", kernel)
+	}
+}
+
+// The engine's own routing for Llama-3-8B's projections at M = 1…16, plus a
+// few larger M that the decode family serves by tiling M.
+func TestRoutingLlamaShapes(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	rng := rand.New(rand.NewPCG(21, 22))
+	shapes := []struct {
+		name string
+		n, k int
+	}{{"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}}
+	for _, sh := range shapes {
+		for _, m := range []int{1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 64} {
+			d := gemmtest.FillSampled(gemmtest.Case{Name: sh.name, M: m, N: sh.n, K: sh.k}, dispatch.BF16, rng, 300)
+			p, out := operands(t, d)
+			pl, err := e.Plan(&p)
+			require.NoError(t, err)
+			require.NoError(t, e.GEMM(&p, 0), "%s M=%d", sh.name, m)
+			waitStream(t, 0)
+			require.NoError(t, d.Check(out.download(t)), "%s M=%d via %s (%s)", sh.name, m, pl.Kernel.Name, pl.Level)
+		}
+	}
+}
+
+// A misaligned pointer routes to a kernel that accepts it, and the result is right.
+func TestMisalignedPointerRoutesToUnalignedKernel(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	d := gemmtest.Fill(gemmtest.Case{Name: "misaligned", M: 2, N: 4096, K: 4096, OffA: 1}, dispatch.BF16, rand.New(rand.NewPCG(31, 32)))
+	p, out := operands(t, d)
+	pl, err := e.Plan(&p)
+	require.NoError(t, err)
+	require.Equal(t, 0, int(uintptr(p.A))%pl.Kernel.PtrAlign)
+	require.Less(t, pl.Kernel.PtrAlign, 16, "A is 2 bytes off 16-byte alignment")
+	require.Contains(t, pl.Explain(), "not 16-byte aligned")
+	require.NoError(t, e.GEMM(&p, 0))
+	waitStream(t, 0)
+	require.NoError(t, d.Check(out.download(t)))
+}
+
+// A problem spanning more than 2^31 elements runs correctly (64-bit offsets).
+// B is 524289×4096 bf16 (4.3 GB), filled by repeating a random 32 MiB chunk.
+func TestMoreThan2p31Elements(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	const n, k, chunk = 524289, 4096, 1 << 24
+	rng := rand.New(rand.NewPCG(41, 42))
+	host := make([]uint16, chunk)
+	for i := range host {
+		host[i] = gemmtest.ToBits(dispatch.BF16, float32(rng.Float64()*2-1))
+	}
+	a := make([]uint16, k)
+	copy(a, host[12345:])
+	src := upload(t, host)
+	total := int64(n) * k
+	bBase, err := gpu.Alloc(total * 2)
+	require.NoError(t, err)
+	defer gpu.Free(bBase)
+	for off := int64(0); off < total; off += chunk {
+		require.NoError(t, gpu.CopyDevice(bBase+uintptr(off*2), src.base, min(chunk, total-off)*2))
+	}
+	ab := upload(t, a)
+	out := poisoned(t, n)
+	p := dispatch.Problem{M: 1, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16, LDA: k, LDB: k, LDC: n,
+		A: ab.ptr(0), B: dispatch.DevicePtr(bBase), D: out.ptr(0), Alpha: 1}
+	require.Greater(t, p.Elements(), int64(1)<<31)
+	pl, err := e.Plan(&p)
+	require.NoError(t, err)
+	require.Equal(t, 64, pl.Kernel.IndexBits)
+	require.NoError(t, e.GEMM(&p, 0))
+	waitStream(t, 0)
+	got := out.download(t)
+	for _, col := range []int{0, 1, 77777, n / 2, n - 2, n - 1} {
+		var ref float64
+		for kk := 0; kk < k; kk++ {
+			ref += float64(gemmtest.FromBits(dispatch.BF16, a[kk])) * float64(gemmtest.FromBits(dispatch.BF16, host[(int64(col)*k+int64(kk))%chunk]))
+		}
+		g := float64(gemmtest.FromBits(dispatch.BF16, got[col]))
+		require.InDelta(t, ref, g, 0.02*max(1, abs(ref)), "column %d", col)
+	}
+	for i, v := range got {
+		require.NotEqual(t, gemmtest.Poison, v, "column %d not written", i)
+	}
+}
+
+func abs(x float64) float64 { return max(x, -x) }
+
+// 8 goroutines × 8 streams × 200 GEMMs, all correct.
+func TestConcurrentStreams(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	const workers, calls = 8, 200
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- worker(t, e, w, calls)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
+	s, err := gpu.NewStream()
+	if err != nil {
+		return err
+	}
+	defer gpu.DestroyStream(s)
+	if err := e.Reserve(dispatch.Stream(s), 16<<20); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(uint64(w), 7))
+	d := gemmtest.Fill(gemmtest.Case{Name: fmt.Sprintf("w%d", w), M: 1 + w, N: 320, K: 1024 + 64*w, Bias: true}, dispatch.BF16, rng)
+	p, _ := operands(t, d)
+	outs := poisoned(t, calls*p.M*p.LDC)
+	for i := range calls {
+		q := p
+		q.D = outs.ptr(i * p.M * p.LDC)
+		if err := e.GEMM(&q, dispatch.Stream(s)); err != nil {
+			return err
+		}
+	}
+	if err := gpu.Sync(s); err != nil {
+		return err
+	}
+	all := outs.download(t)
+	for i := range calls {
+		if err := d.Check(all[i*p.M*p.LDC : (i+1)*p.M*p.LDC]); err != nil {
+			return fmt.Errorf("worker %d call %d: %w", w, i, err)
+		}
+	}
+	return nil
+}
+
+// Split-K is deterministic: the same inputs give the same bits every run.
+func TestSplitKDeterministic(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	d := gemmtest.Fill(gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
+	p, out := operands(t, d)
+	var first []uint16
+	for _, k := range e.Planner().Catalog().Kernels() {
+		if k.In != dispatch.BF16 || k.PtrAlign != 16 {
+			continue
+		}
+		pl, err := e.Planner().PlanKernel(&p, k.Name, 8)
+		require.NoError(t, err)
+		for run := 0; run < 3; run++ {
+			require.NoError(t, e.Launch(pl, &p, 0))
+			waitStream(t, 0)
+			got := out.download(t)
+			if run == 0 {
+				first = got
+				require.NoError(t, d.Check(got), k.Name)
+			} else {
+				require.Equal(t, first, got, "%s split-K 8 run %d differs", k.Name, run)
+			}
+		}
+	}
+}
+
+// A split-K plan on a stream whose reservation is too small is refused.
+func TestWorkspaceTooSmallIsRefused(t *testing.T) {
+	e := openEngine(t, dispatch.Options{WorkspaceBytes: 1024})
+	d := gemmtest.Fill(gemmtest.Case{Name: "ws", M: 4, N: 1000, K: 4096}, dispatch.BF16, rand.New(rand.NewPCG(61, 62)))
+	p, out := operands(t, d)
+	name := ""
+	for _, k := range e.Planner().Catalog().Kernels() {
+		if k.In == dispatch.BF16 && k.MaxSplitK >= 4 {
+			name = k.Name
+			break
+		}
+	}
+	pl, err := e.Planner().PlanKernel(&p, name, 4)
+	require.NoError(t, err)
+	err = e.Launch(pl, &p, 0)
+	require.ErrorIs(t, err, dispatch.ErrWorkspace)
+	require.Contains(t, err.Error(), "Reserve")
+	waitStream(t, 0)
+	for _, v := range out.download(t) {
+		require.Equal(t, gemmtest.Poison, v)
+	}
+}
+
+// Bad input gets a typed error naming the field, and nothing is launched.
+func TestBadInputLaunchesNothing(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	d := gemmtest.Fill(gemmtest.Case{Name: "bad", M: 2, N: 64, K: 128}, dispatch.BF16, rand.New(rand.NewPCG(71, 72)))
+	p, out := operands(t, d)
+	for _, mut := range []struct {
+		field string
+		f     func(*dispatch.Problem)
+	}{
+		{"LDA", func(q *dispatch.Problem) { q.LDA = 100 }},
+		{"B", func(q *dispatch.Problem) { q.B = 0 }},
+		{"M", func(q *dispatch.Problem) { q.M = -1 }},
+		{"Out", func(q *dispatch.Problem) { q.Out = dispatch.F16 }},
+		{"C", func(q *dispatch.Problem) { q.Beta, q.C = 1, 0 }},
+	} {
+		q := p
+		mut.f(&q)
+		err := e.GEMM(&q, 0)
+		var ae *dispatch.ArgError
+		require.True(t, errors.As(err, &ae), "%s: %v", mut.field, err)
+		require.Equal(t, mut.field, ae.Field)
+	}
+	waitStream(t, 0)
+	for _, v := range out.download(t) {
+		require.Equal(t, gemmtest.Poison, v)
+	}
+}
+
+// 100 GEMMs captured into a CUDA graph and replayed give the bits direct
+// launches give: GEMM neither allocates, synchronises nor copies.
+func TestGraphCaptureMatchesDirect(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	s, err := gpu.NewStream()
+	require.NoError(t, err)
+	defer gpu.DestroyStream(s)
+	require.NoError(t, e.Reserve(dispatch.Stream(s), 32<<20))
+	rng := rand.New(rand.NewPCG(81, 82))
+	var ps []dispatch.Problem
+	var datas []*gemmtest.Data
+	for i := range 100 {
+		d := gemmtest.Fill(gemmtest.Case{Name: "g", M: 1 + i%16, N: 256 + 8*(i%5), K: 512 + 8*(i%7), Bias: i%2 == 0}, dispatch.BF16, rng)
+		p, _ := operands(t, d)
+		ps, datas = append(ps, p), append(datas, d)
+	}
+	direct := make([][]uint16, len(ps))
+	for i := range ps {
+		require.NoError(t, e.GEMM(&ps[i], dispatch.Stream(s)))
+	}
+	require.NoError(t, gpu.Sync(s))
+	for i, p := range ps {
+		direct[i] = download(t, p)
+		require.NoError(t, datas[i].Check(direct[i]))
+		require.NoError(t, gpu.Fill(uintptr(p.D), uint32(gemmtest.Poison)<<16|uint32(gemmtest.Poison), int64(p.M*p.LDC/2), s))
+	}
+	g, err := gpu.Capture(s, func() error {
+		for i := range ps {
+			if err := e.GEMM(&ps[i], dispatch.Stream(s)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	defer gpu.DestroyGraph(g)
+	require.NoError(t, gpu.Replay(g, s))
+	require.NoError(t, gpu.Sync(s))
+	for i, p := range ps {
+		require.Equal(t, direct[i], download(t, p), "graph replay of GEMM %d differs", i)
+	}
+}
+
+func download(t testing.TB, p dispatch.Problem) []uint16 {
+	host := make([]uint16, p.M*p.LDC)
+	require.NoError(t, gpu.CopyOut(unsafe.Pointer(&host[0]), uintptr(p.D), int64(len(host))*2))
+	return host
+}
+
+// Close frees everything the engine took, and is idempotent.
+func TestCloseReturnsMemory(t *testing.T) {
+	free0, _, err := gpu.MemInfo()
+	require.NoError(t, err)
+	e, err := dispatch.Open(0, dispatch.Options{WorkspaceBytes: 256 << 20})
+	require.NoError(t, err)
+	require.NoError(t, e.Reserve(dispatch.Stream(cuda.Stream(0)), 128<<20))
+	free1, _, err := gpu.MemInfo()
+	require.NoError(t, err)
+	require.Less(t, free1, free0-100<<20, "workspace was not reserved")
+	require.NoError(t, e.Close())
+	require.NoError(t, e.Close())
+	require.ErrorIs(t, e.GEMM(&dispatch.Problem{}, 0), dispatch.ErrClosed)
+	free2, _, err := gpu.MemInfo()
+	require.NoError(t, err)
+	require.InDelta(t, float64(free0), float64(free2), 4<<20, "device memory not back after Close: %d → %d", free0, free2)
+}
+
+// The hot path allocates nothing once a route is cached.
+func TestGEMMAllocatesNothing(t *testing.T) {
+	e := openEngine(t, dispatch.Options{})
+	d := gemmtest.Fill(gemmtest.Case{Name: "alloc", M: 4, N: 512, K: 1024}, dispatch.BF16, rand.New(rand.NewPCG(91, 92)))
+	p, _ := operands(t, d)
+	require.NoError(t, e.GEMM(&p, 0))
+	allocs := testing.AllocsPerRun(100, func() { _ = e.GEMM(&p, 0) })
+	waitStream(t, 0)
+	require.Zero(t, allocs)
+}

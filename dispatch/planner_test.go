@@ -1,0 +1,391 @@
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// L4 is an sm_89 device: e4m3 without Hopper-only kernels.
+var L4 = DeviceInfo{Name: "NVIDIA L4", Arch: SM89, SMs: 58, L2Bytes: 48 << 20, SmemOptIn: 99 << 10,
+	MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12}
+
+var testDevices = []DeviceInfo{A100, L4, H100, H200}
+
+// testCatalog is a synthetic catalog, independent of kernels/manifest.json,
+// with one kernel per constraint worth exercising.
+func testCatalog(t testing.TB) *Catalog {
+	base := KernelSpec{Image: "test.fatbin", Family: "mma", MinArch: SM80, In: BF16, Out: BF16,
+		Layout: LayoutTN, TileM: 64, TileN: 128, TileK: 32, Stages: 3, Threads: 256, SmemBytes: 48 << 10,
+		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 8, Reduction: ReduceWorkspace,
+		ReduceKernel: "reduce_f32", IndexBits: 32}
+	kernel := func(name string, edit func(k *KernelSpec)) KernelSpec {
+		k := base
+		k.Name = name
+		edit(&k)
+		return k
+	}
+	simt := func(k *KernelSpec) {
+		k.Family, k.TileM, k.TileN, k.Stages, k.Threads, k.SmemBytes = "decode_fma", 4, 64, 1, 128, 0
+		k.PtrAlign, k.LDAlign, k.KMultiple, k.MaxSplitK, k.Reduction, k.ReduceKernel, k.IndexBits = 2, 2, 1, 1, ReduceNone, "", 64
+	}
+	cat, err := NewCatalog(Manifest{Schema: 1, Images: []Image{{File: "test.fatbin"}}, Kernels: []KernelSpec{
+		kernel("simt_bf16", simt),
+		kernel("simt_f16", func(k *KernelSpec) { simt(k); k.In, k.Out = F16, F16 }),
+		kernel("mma80_bf16", func(k *KernelSpec) {}),
+		kernel("mma80_f16", func(k *KernelSpec) { k.In, k.Out = F16, F16 }),
+		kernel("sass80_bf16", func(k *KernelSpec) { k.MaxArch = SM86 }),
+		kernel("wide80_bf16", func(k *KernelSpec) { k.TileM, k.TileN, k.SmemBytes = 128, 256, 200<<10 }),
+		kernel("decode90_bf16", func(k *KernelSpec) {
+			k.Family, k.MinArch, k.TileM, k.TileN, k.TileK, k.MaxSplitK = "decode_mma", SM90, 16, 64, 64, 16
+		}),
+		kernel("fp8_89", func(k *KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
+	}})
+	require.NoError(t, err)
+	return cat
+}
+
+// testTable has an exact (4096, 4096) entry and defaults for sm_90 and sm_80
+// bf16; f16 and e4m3 are left to the heuristic.
+func testTable() *Table {
+	entry := func(a Arch, n, k int, b ...Bucket) Entry {
+		return Entry{Arch: a, In: BF16, Out: BF16, Layout: LayoutTN, N: n, K: k, Buckets: b}
+	}
+	return &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{
+		entry(SM90, 4096, 4096,
+			Bucket{MinM: 1, MaxM: 16, Kernel: "decode90_bf16", SplitK: 4, RunnerUp: "simt_bf16", MarginPct: 12},
+			Bucket{MinM: 17, Kernel: "mma80_bf16", SplitK: 1}),
+		entry(SM90, 0, 0,
+			Bucket{MinM: 1, MaxM: 1, Kernel: "simt_bf16", SplitK: 1},
+			Bucket{MinM: 2, Kernel: "mma80_bf16", SplitK: 2}),
+		entry(SM80, 0, 0, Bucket{MinM: 1, Kernel: "mma80_bf16", SplitK: 1}),
+	}}
+}
+
+// plan plans p and turns a panic into a test failure naming the problem.
+func plan(t testing.TB, pl *Planner, p *Problem) (out Plan, err error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("Plan panicked on %+v (%s): %v", *p, pl.dev.Arch, r)
+		}
+	}()
+	return pl.Plan(p)
+}
+
+// checkPlan asserts the planner's contract for one result: only typed errors,
+// ErrNoKernel only when no kernel survives the constraints, no-ops for empty
+// problems, and otherwise a kernel that passes CheckKernel with a launch that
+// covers the problem.
+func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
+	t.Helper()
+	if err != nil {
+		require.True(t, errors.Is(err, ErrNoKernel) || errors.Is(err, ErrInvalidArgument), "untyped error %v", err)
+		if errors.Is(err, ErrNoKernel) {
+			survivors, _ := Filter(pl.cat, p, pl.dev)
+			require.Empty(t, survivors, "ErrNoKernel although kernels fit %+v on %s", *p, pl.dev.Arch)
+		}
+		return
+	}
+	if p.Empty() {
+		require.Equal(t, LevelNoop, out.Level)
+		require.Nil(t, out.Kernel)
+		return
+	}
+	require.NotNil(t, out.Kernel)
+	require.Empty(t, CheckKernel(out.Kernel, p, pl.dev, out.SplitK), "plan for %+v on %s", *p, pl.dev.Arch)
+	k := out.Kernel
+	require.GreaterOrEqual(t, int(out.Grid[0])*k.TileN, p.N)
+	require.GreaterOrEqual(t, int(out.Grid[1])*k.TileM, p.M)
+	require.Equal(t, uint32(out.SplitK), out.Grid[2])
+	require.GreaterOrEqual(t, out.SplitK*out.KPerSplit, p.K)
+	if out.SplitK > 1 {
+		require.Less(t, (out.SplitK-1)*out.KPerSplit, p.K, "an empty split")
+		require.Equal(t, int64(out.SplitK)*int64(p.M)*int64(p.N)*4, out.WorkspaceBytes)
+	}
+}
+
+func TestPlanLevels(t *testing.T) {
+	cat, tab := testCatalog(t), testTable()
+	misaligned := func(off DevicePtr) func(p *Problem) { return func(p *Problem) { p.B += off } }
+	for _, tc := range []struct {
+		name    string
+		dev     DeviceInfo
+		table   *Table
+		m, n, k int
+		edit    func(p *Problem)
+		level   Level
+		kernel  string
+		splitK  int
+		explain []string
+	}{
+		{name: "exact entry wins", dev: H200, m: 8, n: 4096, k: 4096,
+			level: LevelExact, kernel: "decode90_bf16", splitK: 4,
+			explain: []string{"level: exact (N,K) entry", "bucket: [1, 16]", "runner-up: simt_bf16",
+				"rejected: fp8_89: computes e4m3→bf16"}},
+		{name: "exact entry upper bucket", dev: H200, m: 100, n: 4096, k: 4096,
+			level: LevelExact, kernel: "mma80_bf16", splitK: 1, explain: []string{"bucket: [17, ∞)"}},
+		{name: "default entry", dev: H200, m: 1, n: 1024, k: 1024, level: LevelDefault, kernel: "simt_bf16", splitK: 1,
+			explain: []string{"passed over: exact (N,K) entry: none in the table"}},
+		{name: "default entry split-K", dev: H100, m: 64, n: 1024, k: 1024, level: LevelDefault, kernel: "mma80_bf16", splitK: 2},
+		{name: "exact kernel fails live constraint, default answers", dev: H200, m: 1, n: 4096, k: 4096,
+			edit: misaligned(2), level: LevelDefault, kernel: "simt_bf16", splitK: 1,
+			explain: []string{"passed over: exact (N,K) entry: bucket [1, 16] names decode90_bf16, which fails here: B pointer",
+				"not 16-byte aligned", "rejected: decode90_bf16: B pointer"}},
+		{name: "both table levels fail, heuristic answers", dev: H200, m: 8, n: 4096, k: 4096,
+			edit: misaligned(8), level: LevelHeuristic, kernel: "simt_bf16", splitK: 1,
+			explain: []string{"passed over: exact (N,K) entry: bucket [1, 16]", "passed over: default entry: bucket [2, ∞) names mma80_bf16",
+				"level: heuristic", "bucket: M class [5, 8]", "estimate:"}},
+		{name: "sm_80 default", dev: A100, m: 300, n: 4096, k: 4096, level: LevelDefault, kernel: "mma80_bf16", splitK: 1,
+			explain: []string{"rejected: decode90_bf16: built for sm_90..any, device is sm_80",
+				"rejected: wide80_bf16: needs 204800 B shared memory, device allows 166912"}},
+		{name: "no table entry for f16", dev: H200, m: 4096, n: 4096, k: 4096,
+			edit: func(p *Problem) { p.In, p.Out = F16, F16 }, level: LevelHeuristic, kernel: "mma80_f16",
+			explain: []string{"passed over: default entry: none in the table"}},
+		{name: "empty table", dev: H200, table: &Table{}, m: 1, n: 4096, k: 4096, level: LevelHeuristic},
+		{name: "e4m3 on sm_89", dev: L4, m: 64, n: 4096, k: 4096,
+			edit: func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, level: LevelHeuristic, kernel: "fp8_89"},
+		{name: "odd K leaves the simt kernel", dev: H200, m: 4096, n: 4096, k: 4095, level: LevelHeuristic, kernel: "simt_bf16",
+			explain: []string{"which fails here: LDA·2 = 8190 B not a multiple of 16"}},
+		{name: "M = 0 is a no-op", dev: H200, m: 0, n: 4096, k: 4096, level: LevelNoop, splitK: 1, explain: []string{"no-op"}},
+		{name: "N = 0 is a no-op", dev: A100, m: 7, n: 0, k: 4096, level: LevelNoop, splitK: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := tab
+			if tc.table != nil {
+				table = tc.table
+			}
+			pl := NewPlanner(cat, table, tc.dev)
+			p := testProblem(tc.m, tc.n, tc.k)
+			if tc.edit != nil {
+				tc.edit(&p)
+			}
+			out, err := plan(t, pl, &p)
+			require.NoError(t, err)
+			checkPlan(t, pl, &p, out, nil)
+			assert.Equal(t, tc.level, out.Level)
+			if tc.kernel != "" {
+				assert.Equal(t, tc.kernel, out.Kernel.Name)
+			}
+			if tc.splitK != 0 {
+				assert.Equal(t, tc.splitK, out.SplitK)
+			}
+			text := out.Explain()
+			for _, s := range tc.explain {
+				assert.Contains(t, text, s)
+			}
+			again, err := plan(t, pl, &p) // from the route cache
+			require.NoError(t, err)
+			assert.Equal(t, out, again)
+		})
+	}
+}
+
+func TestPlanGeometry(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	p := testProblem(8, 4096, 4096)
+	out, err := pl.Plan(&p)
+	require.NoError(t, err)
+	assert.Equal(t, "decode90_bf16", out.Kernel.Name)
+	assert.Equal(t, 4, out.SplitK)
+	assert.Equal(t, 1024, out.KPerSplit)
+	assert.Equal(t, [3]uint32{4096 / 64, 1, 4}, out.Grid)
+	assert.Equal(t, [3]uint32{256, 1, 1}, out.Block)
+	assert.Equal(t, int64(4*8*4096*4), out.WorkspaceBytes)
+	assert.Equal(t, out.Kernel.SmemBytes, out.SmemBytes)
+	assert.Equal(t, [3]int{8, 4096, 4096}, [3]int{out.M, out.N, out.K})
+}
+
+func TestPlanErrors(t *testing.T) {
+	cat, tab := testCatalog(t), testTable()
+	t.Run("invalid problem", func(t *testing.T) {
+		p := testProblem(-1, 4096, 4096)
+		_, err := NewPlanner(cat, tab, H200).Plan(&p)
+		var ae *ArgError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, "M", ae.Field)
+	})
+	t.Run("no kernel lists every rejection", func(t *testing.T) {
+		p := testProblem(16, 4096, 4096)
+		p.A++ // odd address: no kernel takes it
+		_, err := NewPlanner(cat, tab, H200).Plan(&p)
+		require.ErrorIs(t, err, ErrNoKernel)
+		for _, k := range cat.Kernels() {
+			assert.Contains(t, err.Error(), k.Name+": ")
+		}
+		assert.Contains(t, err.Error(), "A pointer 0x100000001 not 2-byte aligned")
+	})
+	t.Run("e4m3 on sm_80 says sm_89", func(t *testing.T) {
+		p := testProblem(16, 4096, 4096)
+		p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1
+		_, err := NewPlanner(cat, tab, A100).Plan(&p)
+		require.ErrorIs(t, err, ErrNoKernel)
+		assert.Contains(t, err.Error(), "e4m3 needs sm_89 or newer")
+		assert.Contains(t, err.Error(), "fp8_89: built for sm_89..any, device is sm_80")
+	})
+}
+
+func TestPlanKernel(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	p := testProblem(32, 4096, 4096)
+	out, err := pl.PlanKernel(&p, "mma80_bf16", 8)
+	require.NoError(t, err)
+	assert.Equal(t, LevelForced, out.Level)
+	assert.Equal(t, 8, out.SplitK)
+	assert.Contains(t, out.Explain(), "level: forced")
+	_, err = pl.PlanKernel(&p, "simt_bf16", 2)
+	assert.ErrorIs(t, err, ErrNoKernel)
+	assert.ErrorContains(t, err, "split-K 2 outside 1..1")
+	_, err = pl.PlanKernel(&p, "nope", 1)
+	assert.ErrorIs(t, err, ErrNoKernel)
+	p.M = 0
+	out, err = pl.PlanKernel(&p, "mma80_bf16", 1)
+	require.NoError(t, err)
+	assert.Equal(t, LevelNoop, out.Level)
+}
+
+// K = 0 is valid (D = Beta·C + Bias): it must plan, also where the bucket
+// asks for split-K.
+func TestPlanKZero(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	for _, m := range []int{1, 64} { // default entry: split-K 1, then 2
+		p := testProblem(m, 1024, 0)
+		p.A, p.B, p.C, p.Beta = 0, 0, ptrC, 1
+		out, err := plan(t, pl, &p)
+		require.NoError(t, err)
+		checkPlan(t, pl, &p, out, nil)
+	}
+	nilTable := NewPlanner(testCatalog(t), nil, H200)
+	p := testProblem(16, 1024, 0)
+	out, err := plan(t, nilTable, &p)
+	require.NoError(t, err, "the heuristic must find a kernel for K = 0")
+	checkPlan(t, nilTable, &p, out, nil)
+}
+
+// A route is cached per M class; the live constraints that depend on the
+// exact M (the grid's M-tile limit) must still hold for every M in the class.
+func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
+	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: LayoutTN,
+		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", SplitK: 1}}}}}
+	pl := NewPlanner(testCatalog(t), tab, H200)
+	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
+		p := testProblem(m, 64, 64)
+		out, err := plan(t, pl, &p)
+		checkPlan(t, pl, &p, out, err)
+	}
+}
+
+// randomProblem draws a problem that is mostly valid, over the shapes the
+// table knows and random ones, with every pointer alignment class and padded
+// leading dimensions.
+func randomProblem(rng *rand.Rand) Problem {
+	logUniform := func(maxLog int) int { return rng.IntN(1 << rng.IntN(maxLog+1)) }
+	shapes := [][2]int{{4096, 4096}, {6144, 4096}, {1024, 1024}, {4096, 14336}}
+	var n, k int
+	if rng.IntN(2) == 0 {
+		s := shapes[rng.IntN(len(shapes))]
+		n, k = s[0], s[1]
+	} else {
+		n, k = logUniform(15), logUniform(15)
+	}
+	m := logUniform(17)
+	if rng.IntN(20) == 0 {
+		m = 0
+	}
+	pad := func() int { return []int{0, 0, 0, 1, 2, 3, 8, 16, 64}[rng.IntN(9)] }
+	ptr := func(slot int) DevicePtr { // exactly 2^i-aligned, or 2^40-aligned
+		return DevicePtr(slot<<40) + DevicePtr([]int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256}[rng.IntN(10)])
+	}
+	p := Problem{M: m, N: n, K: k, LDA: k + pad(), LDB: k + pad(), LDC: n + pad(),
+		A: ptr(1), B: ptr(2), D: ptr(4), Alpha: 1}
+	p.In = []DType{F16, BF16, E4M3}[rng.IntN(3)]
+	p.Out = p.In
+	if p.In == E4M3 {
+		p.Out, p.ScaleA, p.ScaleB = []DType{F16, BF16}[rng.IntN(2)], 0.5, 2
+	}
+	if rng.IntN(4) == 0 {
+		p.C, p.Beta = ptr(3), 1
+	}
+	if rng.IntN(4) == 0 {
+		p.Bias = ptr(5)
+	}
+	return p
+}
+
+// Property: over random problems, alignments, strides and devices, every
+// plan satisfies checkPlan, also when it comes from the route cache.
+func TestPlanProperty(t *testing.T) {
+	cat, tab := testCatalog(t), testTable()
+	planners := make([]*Planner, len(testDevices))
+	for i, d := range testDevices {
+		planners[i] = NewPlanner(cat, tab, d)
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	for range n {
+		p := randomProblem(rng)
+		pl := planners[rng.IntN(len(planners))]
+		out, err := plan(t, pl, &p)
+		checkPlan(t, pl, &p, out, err)
+	}
+}
+
+func TestPlanConcurrent(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	problems := make([]Problem, 200)
+	rng := rand.New(rand.NewPCG(5, 8))
+	for i := range problems {
+		problems[i] = randomProblem(rng)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range problems {
+				p := problems[(i+g*25)%len(problems)]
+				out, err := pl.Plan(&p)
+				if err == nil && out.Kernel != nil {
+					assert.Empty(t, CheckKernel(out.Kernel, &p, pl.dev, out.SplitK))
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestPlanCachedAllocs(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	f16 := testProblem(100, 4096, 14336)
+	f16.In, f16.Out = F16, F16
+	for _, p := range []Problem{
+		testProblem(8, 4096, 4096),   // exact
+		testProblem(100, 1024, 1024), // default
+		f16,                          // heuristic
+	} {
+		t.Run(fmt.Sprintf("M=%d N=%d K=%d", p.M, p.N, p.K), func(t *testing.T) {
+			_, err := pl.Plan(&p)
+			require.NoError(t, err)
+			allocs := testing.AllocsPerRun(100, func() { _, _ = pl.Plan(&p) })
+			assert.Zero(t, allocs, "allocations per cached plan")
+		})
+	}
+}
+
+func BenchmarkPlanCached(b *testing.B) {
+	pl := NewPlanner(testCatalog(b), testTable(), H200)
+	p := testProblem(16, 4096, 4096)
+	if _, err := pl.Plan(&p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = pl.Plan(&p)
+	}
+}

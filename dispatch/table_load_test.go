@@ -1,0 +1,275 @@
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tableTestCatalog holds four kernels: k90_bf16 (sm_90+, bf16→bf16, split-K ≤ 4),
+// k80_bf16 (sm_80+, bf16→bf16), k80_f16 (sm_80 to sm_89, f16→f16) and
+// k90_e4m3 (sm_90+, e4m3→bf16).
+func tableTestCatalog(t testing.TB) *Catalog {
+	t.Helper()
+	spec := func(name, image string, lo, hi Arch, in, out DType, splitK int) KernelSpec {
+		k := KernelSpec{Name: name, Image: image, Family: "test", MinArch: lo, MaxArch: hi, In: in, Out: out,
+			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: ReduceNone, IndexBits: 32}
+		if splitK > 1 {
+			k.Reduction, k.ReduceKernel = ReduceWorkspace, "reduce_f32"
+		}
+		return k
+	}
+	cat, err := NewCatalog(Manifest{
+		Images: []Image{{File: "sm90.fatbin"}, {File: "sm80.fatbin"}},
+		Kernels: []KernelSpec{
+			spec("k90_bf16", "sm90.fatbin", SM90, 0, BF16, BF16, 4),
+			spec("k80_bf16", "sm80.fatbin", SM80, 0, BF16, BF16, 1),
+			spec("k80_f16", "sm80.fatbin", SM80, SM89, F16, F16, 1),
+			spec("k90_e4m3", "sm90.fatbin", SM90, 0, E4M3, BF16, 1),
+		},
+	})
+	require.NoError(t, err)
+	return cat
+}
+
+// baseTable is a valid table; the bad tables below are edits of it. Its
+// lines are numbered in the comments of TestLoadTableErrors.
+const baseTable = `provenance:
+  source: measured
+entries:
+  - arch: sm_90
+    in: bf16
+    out: bf16
+    layout: tn
+    buckets:
+      - min_m: 1
+        max_m: 16
+        kernel: k90_bf16
+        split_k: 1
+      - min_m: 17
+        kernel: k90_bf16
+        split_k: 1
+`
+
+// edit returns baseTable with old replaced by new (old must occur).
+func edit(t *testing.T, old, new string) string {
+	t.Helper()
+	require.Contains(t, baseTable, old)
+	return strings.Replace(baseTable, old, new, 1)
+}
+
+func TestLoadTableErrors(t *testing.T) {
+	cat := tableTestCatalog(t)
+	// Lines of baseTable: 1 provenance, 2 source, 3 entries, 4 arch, 5 in,
+	// 6 out, 7 layout, 8 buckets, 9-12 bucket [1,16], 13-15 bucket [17,∞).
+	header := baseTable[:strings.Index(baseTable, "entries:")]
+	entry := baseTable[strings.Index(baseTable, "  - arch"):] // lines 4-15
+	noBuckets := baseTable[:strings.Index(baseTable, "    buckets:")]
+	exact := strings.Replace(entry, "    layout: tn\n", "    layout: tn\n    n: 8\n    k: 8\n", 1)
+	cases := []struct {
+		name, yaml string
+		line       int
+		phrase     string
+	}{
+		{"syntax", edit(t, "layout: tn", "layout: tn: x"), 7, "YAML syntax error: mapping values are not allowed"},
+		{"unknown entry field", edit(t, "    layout: tn\n", "    layout: tn\n    colour: red\n"), 8, `unknown field "colour" in entry`},
+		{"unknown bucket field", edit(t, "        split_k: 1\n", "        split_k: 1\n        kernal: x\n"), 13, `unknown field "kernal" in bucket`},
+		{"unknown top field", baseTable + "entrys: []\n", 16, `unknown field "entrys" in table`},
+		{"repeated field", edit(t, "    in: bf16\n", "    in: bf16\n    in: f16\n"), 6, `field "in" repeats line 5`},
+		{"missing arch", edit(t, "  - arch: sm_90\n    in: bf16\n", "  - in: bf16\n"), 4, "arch is missing"},
+		{"invalid arch", edit(t, "arch: sm_90", "arch: sm_xx"), 4, `unknown arch "sm_xx"`},
+		{"invalid in", edit(t, "in: bf16", "in: f64"), 5, `unknown dtype "f64"`},
+		{"f32 in", edit(t, "in: bf16", "in: f32"), 5, "f32 is not an input type"},
+		{"missing out", edit(t, "    out: bf16\n", ""), 4, "out is missing"},
+		{"e4m3 out", edit(t, "out: bf16", "out: e4m3"), 6, "e4m3 is not an output type"},
+		{"missing layout", edit(t, "    layout: tn\n", ""), 4, "layout is missing"},
+		{"bad layout", edit(t, "layout: tn", "layout: nn"), 7, `layout "nn" is not served`},
+		{"only n", edit(t, "    layout: tn\n", "    layout: tn\n    n: 4096\n"), 8, "only n is set"},
+		{"only k", edit(t, "    layout: tn\n", "    layout: tn\n    k: 4096\n"), 8, "only k is set"},
+		{"negative n", edit(t, "    layout: tn\n", "    layout: tn\n    n: -1\n    k: 64\n"), 8, "n is -1: it must be positive"},
+		{"empty buckets", noBuckets + "    buckets: []\n", 8, "buckets is empty"},
+		{"no buckets", noBuckets, 4, "buckets is missing"},
+		{"first min_m", edit(t, "min_m: 1\n", "min_m: 2\n"), 9, "first bucket starts at min_m 2"},
+		{"gap", edit(t, "min_m: 17", "min_m: 20"), 13, "gap: M in [17, 19] has no bucket"},
+		{"overlap", edit(t, "min_m: 17", "min_m: 16"), 13, "overlap: min_m 16 is inside the previous bucket"},
+		{"max_m not power of two", edit(t, "max_m: 16\n", "max_m: 24\n"), 10, "max_m 24 is not a power of two"},
+		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 14, "max_m 8 is below min_m 17"},
+		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 14, "last bucket ends at max_m 64"},
+		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 9, "open-ended bucket (no max_m) is not the last"},
+		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be at least 1"},
+		{"split_k missing", edit(t, "        kernel: k90_bf16\n        split_k: 1\n", "        kernel: k90_bf16\n"), 9, "split_k is 0"},
+		{"empty kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\"\n        split_k: 1\n      -"), 11, "kernel is empty"},
+		{"not a number", edit(t, "max_m: 16", "max_m: sixteen"), 10, `max_m: "sixteen" is not a whole number`},
+		{"not a mapping", edit(t, "  - arch: sm_90\n", "  - 5\n  - arch: sm_90\n"), 4, "entry must be a mapping"},
+		{"fraction", edit(t, "min_m: 17", "min_m: 17.5"), 13, `min_m: "17.5" is not a whole number`},
+		{"not a list", header + "entries: 5\n", 3, "entries must be a list"},
+		{"alias", edit(t, "  source: measured\n", "  source: &s measured\n  device: *s\n"), 3, "aliases (*s) are not supported"},
+		{"bad time", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {4: -2}\n"), 13, "times_us[4] = -2"},
+		{"duplicate entry", baseTable + entry, 16, "duplicate default entry for sm_90 bf16→bf16 tn: line 4 has the same key"},
+		{"duplicate exact entry", header + "entries:\n" + exact + exact, 18, "duplicate entry n=8 k=8 for sm_90 bf16→bf16 tn: line 4 has the same key"},
+		{"missing source", edit(t, "  source: measured\n", "  device: H200\n"), 2, "source is missing"},
+		{"no provenance", "entries:\n" + entry, 1, "source is missing"},
+		{"empty source", edit(t, "source: measured", `source: ""`), 2, "source is empty"},
+		{"second document", baseTable + "---\nprovenance: {source: x}\n", 16, "a second YAML document"},
+		{"unknown kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: nope\n        split_k: 1\n      -"), 11, `unknown kernel "nope"`},
+		{"arch mismatch", edit(t, "arch: sm_90", "arch: sm_80"), 11, `kernel "k90_bf16" does not run on sm_80`},
+		{"dtype mismatch", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: k90_e4m3\n        split_k: 1\n      -"), 11, `kernel "k90_e4m3" computes e4m3→bf16 but the entry is bf16→bf16`},
+		{"split_k above max", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 8\n      - min_m: 17"), 12, `split_k 8 exceeds kernel "k90_bf16"'s max_split_k 4`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tab, err := LoadTable("bad.yaml", []byte(c.yaml), cat)
+			require.Error(t, err, c.yaml)
+			assert.Nil(t, tab)
+			assert.ErrorIs(t, err, ErrTable)
+			var errs TableErrors
+			require.ErrorAs(t, err, &errs)
+			want := fmt.Sprintf("bad.yaml:%d: ", c.line)
+			assert.Contains(t, err.Error(), want)
+			assert.True(t, slices.ContainsFunc(errs, func(e *TableError) bool {
+				return e.File == "bad.yaml" && e.Line == c.line && strings.Contains(e.Msg, c.phrase)
+			}), "want %q%s…, got:\n%v", want, c.phrase, err)
+		})
+	}
+}
+
+func TestLoadTableReportsEveryError(t *testing.T) {
+	bad := edit(t, "layout: tn", "layout: nn")
+	bad = strings.Replace(bad, "min_m: 17", "min_m: 20", 1)
+	bad = strings.Replace(bad, "  source: measured\n", "  source: measured\n  colour: red\n", 1)
+	_, err := LoadTable("bad.yaml", []byte(bad), nil)
+	var errs TableErrors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 3, "%v", err)
+	assert.Equal(t, []int{3, 8, 14}, []int{errs[0].Line, errs[1].Line, errs[2].Line}, "in line order")
+	for _, e := range errs {
+		assert.ErrorIs(t, e, ErrTable)
+	}
+}
+
+func TestLoadTableValid(t *testing.T) {
+	data, err := os.ReadFile("testdata/tables/valid.yaml")
+	require.NoError(t, err)
+	tab, err := LoadTable("valid.yaml", data, tableTestCatalog(t))
+	require.NoError(t, err)
+
+	assert.Equal(t, "measured", tab.Provenance.Source)
+	assert.Equal(t, 132, tab.Provenance.SMs)
+	require.Len(t, tab.Entries, 3)
+	exact, def := tab.Find(SM90, BF16, BF16, 4096, 14336)
+	require.NotNil(t, exact)
+	require.NotNil(t, def)
+	assert.Equal(t, 32, exact.line)
+	assert.Equal(t, 11, def.line)
+	assert.Equal(t, 2, exact.Bucket(1<<20).SplitK)
+	b := def.Bucket(16)
+	assert.Equal(t, Bucket{MinM: 1, MaxM: 16, Kernel: "k90_bf16", SplitK: 4,
+		TimesUS: map[int]float64{1: 7.5, 16: 8.25}, RunnerUp: "k80_bf16", MarginPct: 12.5}, *b)
+	assert.Equal(t, "k80_bf16", def.Bucket(17).Kernel)
+	assert.Equal(t, "k90_bf16", def.Bucket(257).Kernel)
+	assert.Nil(t, def.Bucket(0))
+
+	// The file is canonical: saving it gives the same bytes.
+	out, err := tab.Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, string(data), string(out))
+}
+
+// requireRoundTrip checks that tab saves and loads back equal, and that
+// saving again gives the same bytes.
+func requireRoundTrip(t testing.TB, tab *Table, cat *Catalog) {
+	t.Helper()
+	out, err := tab.Marshal()
+	require.NoError(t, err)
+	back, err := LoadTable("saved.yaml", out, cat)
+	require.NoError(t, err, "%s", out)
+	require.Equal(t, withoutLines(tab), withoutLines(back), "%s", out)
+	again, err := back.Marshal()
+	require.NoError(t, err)
+	require.Equal(t, string(out), string(again))
+}
+
+// withoutLines returns a copy of t with the entries' source lines cleared.
+func withoutLines(t *Table) *Table {
+	c := *t
+	c.Entries = slices.Clone(t.Entries)
+	for i := range c.Entries {
+		c.Entries[i].line = 0
+	}
+	return &c
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	cat := tableTestCatalog(t)
+	data, err := os.ReadFile("testdata/tables/valid.yaml")
+	require.NoError(t, err)
+	tab, err := LoadTable("valid.yaml", data, cat)
+	require.NoError(t, err)
+	requireRoundTrip(t, tab, cat)
+
+	// A table written by hand in another style loads to the same table.
+	loose := strings.NewReplacer(`"n": 4096`, "n: 4096", "in: f16", "in: fp16", "arch: sm_80", "arch: sm80",
+		"          1: 7.5\n          16: 8.25\n", "          {16: 8.25, 1: 7.50}\n").Replace(string(data))
+	require.NotEqual(t, string(data), loose)
+	tab2, err := LoadTable("loose.yaml", []byte("# hand-edited\n"+loose), cat)
+	require.NoError(t, err)
+	assert.Equal(t, withoutLines(tab), withoutLines(tab2))
+
+	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "heuristic, not measured"}}, nil)
+	for _, s := range []string{"null", "~", "true", "n", "0x10", "1e3", "2026-11-30", " padded ", "#x", "- x", "a: b",
+		"'q'", `"q"`, "two\nlines\n", "tab\there", "\u2028\u0085é", "*alias", "&anchor", "!tag", "%", "@", "`", ""} {
+		tab.Provenance.Device, tab.Provenance.Method, tab.Entries[0].Buckets[0].RunnerUp = s, s+s, s+"x"
+		requireRoundTrip(t, tab, cat)
+	}
+}
+
+// randomEntry returns a valid entry whose buckets end at random powers of two.
+func randomEntry(r *rand.Rand) Entry {
+	e := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: LayoutTN}
+	minM := 1
+	for p := r.IntN(3); p <= 20; p += 1 + r.IntN(4) {
+		e.Buckets = append(e.Buckets, Bucket{MinM: minM, MaxM: 1 << p, Kernel: "k90_bf16", SplitK: 1 + r.IntN(4)})
+		minM = 1<<p + 1
+	}
+	return Entry{Arch: e.Arch, In: e.In, Out: e.Out, Layout: e.Layout,
+		Buckets: append(e.Buckets, Bucket{MinM: minM, Kernel: "k80_bf16", SplitK: 1})}
+}
+
+func TestTableBucketsCoverEveryM(t *testing.T) {
+	cat := tableTestCatalog(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		tab := &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{randomEntry(r)}}
+		requireRoundTrip(t, tab, cat) // also validates the layout
+		e := &tab.Entries[0]
+		ms := []int{1, 2, 3, 100000}
+		for _, b := range e.Buckets {
+			ms = append(ms, b.MinM-1, b.MinM, b.MinM+1, b.MaxM, b.MaxM+1)
+		}
+		for range 500 {
+			ms = append(ms, 1+r.IntN(100000))
+		}
+		for _, m := range ms {
+			if m < 1 {
+				continue
+			}
+			var in []int
+			for i := range e.Buckets {
+				if e.Buckets[i].Contains(m) {
+					in = append(in, i)
+				}
+			}
+			require.Len(t, in, 1, "M=%d in buckets %v of %+v", m, in, e.Buckets)
+			require.Same(t, &e.Buckets[in[0]], e.Bucket(m), "M=%d", m)
+		}
+		assert.Nil(t, e.Bucket(0))
+	}
+}

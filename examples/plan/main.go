@@ -1,0 +1,88 @@
+// Command plan prints which kernel gemmroute would run for Llama-3-8B's four
+// projections at M = 1, 2, 4, …, 8192 tokens, bf16, on an H200 and on an
+// A100. It needs no GPU:
+//
+//	go run -tags nocuda ./examples/plan
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// projections are Llama-3-8B's linear layers as weight shapes [N, K].
+var projections = []struct {
+	name string
+	n, k int
+}{
+	{"qkv", 6144, 4096},
+	{"o", 4096, 4096},
+	{"gate_up", 28672, 4096},
+	{"down", 4096, 14336},
+}
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	cat, err := dispatch.DefaultCatalog()
+	if err != nil {
+		return err
+	}
+	table, err := dispatch.DefaultTable()
+	if err != nil {
+		return err
+	}
+	for i, dev := range []dispatch.DeviceInfo{dispatch.H200, dispatch.A100} {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s, %d SMs), bf16, table: %s\n", dev.Name, dev.Arch, dev.SMs, table.Provenance.Source)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "proj\tN×K\tM\tlevel\tbucket\tsplit-K\tkernel")
+		pl := dispatch.NewPlanner(cat, table, dev)
+		for _, pr := range projections {
+			for m := 1; m <= 8192; m *= 2 {
+				fmt.Fprintf(tw, "%s\t%d×%d\t%d\t%s\n", pr.name, pr.n, pr.k, m, row(pl, m, pr.n, pr.k))
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// row plans one problem and returns its level, bucket, split-K and kernel as
+// tab-separated cells; an error fills the kernel cell with its first line.
+func row(pl *dispatch.Planner, m, n, k int) string {
+	// Distinct, 256-byte aligned fake device addresses: planning only reads them.
+	p := dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16,
+		LDA: k, LDB: k, LDC: n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
+	plan, err := pl.Plan(&p)
+	if err != nil {
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return "error\t-\t-\t" + msg
+	}
+	level, _, _ := strings.Cut(plan.Level.String(), " ") // "exact", "default", "heuristic"
+	return fmt.Sprintf("%s\t%s\t%d\t%s", level, explainField(plan, "bucket"), plan.SplitK, plan.Kernel.Name)
+}
+
+// explainField returns the value of a "name: value" line of plan.Explain().
+func explainField(plan dispatch.Plan, name string) string {
+	for line := range strings.Lines(plan.Explain()) {
+		if v, ok := strings.CutPrefix(line, name+": "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}

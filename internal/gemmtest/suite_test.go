@@ -1,0 +1,70 @@
+package gemmtest
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+func TestHalfConversions(t *testing.T) {
+	for _, dt := range []dispatch.DType{dispatch.F16, dispatch.BF16} {
+		for _, f := range []float32{0, 1, -1, 0.5, 3.140625, -2.75, 1024, 6.103515625e-05} {
+			require.Equal(t, f, FromBits(dt, ToBits(dt, f)), "%s %g", dt, f)
+		}
+		require.True(t, math.IsNaN(float64(FromBits(dt, Poison))), "poison must be NaN in %s", dt)
+	}
+	require.Equal(t, uint16(0x3c00), ToBits(dispatch.F16, 1))
+	require.Equal(t, uint16(0x3f80), ToBits(dispatch.BF16, 1))
+	require.Equal(t, uint16(0x0001), ToBits(dispatch.F16, float32(math.Pow(2, -24)))) // smallest subnormal
+	require.Equal(t, float32(math.Pow(2, -24)), FromBits(dispatch.F16, 1))
+	require.Equal(t, uint16(0x7c00), ToBits(dispatch.F16, 1e6)) // overflow to inf
+}
+
+// The CPU backend passes the same table the GPU kernels must pass.
+func TestCPUBackendPassesAwkwardCases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, c := range Awkward() {
+		for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
+			d := Fill(c, dt, rng)
+			require.NoError(t, d.Check(d.CPU()), "%s %s", c.Name, dt)
+		}
+	}
+}
+
+// The checker catches what it exists to catch.
+func TestCheckRejectsWrongOutputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	d := Fill(Case{Name: "t", M: 3, N: 5, K: 64, LDC: 7}, dispatch.BF16, rng)
+	good := d.CPU()
+	require.NoError(t, d.Check(good))
+
+	unwritten := append([]uint16(nil), good...)
+	unwritten[1*7+2] = Poison
+	require.ErrorContains(t, d.Check(unwritten), "D[1,2]")
+
+	padding := append([]uint16(nil), good...)
+	padding[0*7+6] = ToBits(dispatch.BF16, 1)
+	require.ErrorContains(t, d.Check(padding), "padding")
+
+	off := append([]uint16(nil), good...)
+	off[2*7+4] = ToBits(dispatch.BF16, FromBits(dispatch.BF16, off[2*7+4])+0.5)
+	require.ErrorContains(t, d.Check(off), "D[2,4]")
+}
+
+func TestSampledCheckStillSeesUnwritten(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	d := FillSampled(Case{Name: "s", M: 8, N: 300, K: 32}, dispatch.F16, rng, 50)
+	good := d.CPU()
+	require.NoError(t, d.Check(good))
+	for i, ok := range d.Sampled {
+		if !ok {
+			good[i] = Poison
+			break
+		}
+	}
+	require.ErrorContains(t, d.Check(good), "not written")
+}
