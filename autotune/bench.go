@@ -81,7 +81,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	peerPath := fs.String("peer", "", "peer_cublas.py output to put beside ours")
 	readBW := fs.Float64("read-bw", 0, "measured pure-read bandwidth, bytes/s (default: the device preset's)")
 	peak := fs.Float64("peak", 0, "measured dense 16-bit rate, FLOP/s (default: the device preset's)")
-	reps := fs.Int("reps", 20, "graph replays (and 5× as many per-call events)")
+	reps := fs.Int("reps", 20, "graph replays per timing (after 3 warm-up replays)")
+	tablePath := fs.String("table", "", "bucket table to route with (default: the embedded buckets.yaml)")
 	sweepPath := fs.String("sweep", "", "also time every candidate kernel × split-K 1,2,4,8 by graph replay into this CSV")
 	if _, code := parse(fs, args); code >= 0 {
 		return code
@@ -102,7 +103,14 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	b, err := newBencher(*reps)
+	opts := dispatch.Options{}
+	if *tablePath != "" {
+		if opts.Table, err = loadTableFile(*tablePath); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	b, err := newBencher(*reps, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
@@ -116,7 +124,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		defer f.Close()
 		b.sweep = csv.NewWriter(f)
-		_ = b.sweep.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us"})
+		_ = b.sweep.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us", "check"})
 	}
 	dev := b.eng.Device()
 	if *readBW == 0 {
@@ -232,13 +240,13 @@ type bencher struct {
 	sweep      *csv.Writer // -sweep: every candidate's graph time, or nil
 }
 
-func newBencher(reps int) (*bencher, error) {
+func newBencher(reps int, opts dispatch.Options) (*bencher, error) {
 	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, 1))}
 	var err error
 	if b.ctx, err = cuda.Open(0); err != nil {
 		return nil, err
 	}
-	if b.eng, err = dispatch.Open(0, dispatch.Options{}); err != nil {
+	if b.eng, err = dispatch.Open(0, opts); err != nil {
 		return nil, err
 	}
 	if b.stream, err = b.ctx.NewStream(); err != nil {
@@ -266,10 +274,7 @@ func (b *bencher) close() {
 
 // devRandom allocates n random 16-bit elements of dtype dt on the device.
 func (b *bencher) devRandom(n int64, dt dispatch.DType) (uintptr, error) {
-	host := make([]uint16, n)
-	for i := range host {
-		host[i] = gemmtest.ToBits(dt, float32(b.rng.Float64()*2-1))
-	}
+	host := gemmtest.Random(dt, int(n), b.rng)
 	p, err := b.ctx.Alloc(n * 2)
 	if err != nil {
 		return 0, err
@@ -282,7 +287,12 @@ func (b *bencher) devRandom(n int64, dt dispatch.DType) (uintptr, error) {
 // L2 flush, and the host cost of GEMM beside a bare launch.
 func (b *bencher) run(s shape) (benchResult, error) {
 	r := benchResult{shape: s}
-	if err := b.check(s); err != nil {
+	chk, err := b.newChecker(s)
+	if err != nil {
+		return r, err
+	}
+	defer chk.free()
+	if err := chk.run(b.eng.GEMM); err != nil {
 		return r, err
 	}
 	wElems := int64(s.n) * int64(s.k)
@@ -332,12 +342,12 @@ func (b *bencher) run(s shape) (benchResult, error) {
 		return r, err
 	}
 	if b.sweep != nil {
-		if err := b.sweepKernels(s, probs); err != nil {
+		if err := b.sweepKernels(s, probs, chk); err != nil {
 			return r, err
 		}
 	}
 	var ev []float64
-	for i := range 5*b.reps + 10 {
+	for i := range eventCalls + 10 {
 		if err := b.ctx.Fill(b.flush, uint32(i), b.flushWords, b.stream); err != nil {
 			return r, err
 		}
@@ -357,6 +367,9 @@ func (b *bencher) run(s shape) (benchResult, error) {
 	r.hostLaunch, err = hostTime(b, func(i int) error { return b.eng.Launch(pl, &probs[i%len(probs)], st) })
 	return r, err
 }
+
+// eventCalls is how many per-call event timings the second column takes.
+const eventCalls = 50
 
 // graphTime captures calls over the rotating problems into one graph (R
 // calls, R a multiple of the rotation, about 32 for small problems) and
@@ -392,10 +405,11 @@ func (b *bencher) graphTime(probs []dispatch.Problem, call func(*dispatch.Proble
 	return median(ts), p90(ts), nil
 }
 
-// sweepKernels times every kernel native to this arch (no PTX JIT) that
-// passes the constraints, at split-K 1, 2, 4 and 8, by graph replay, and
-// writes a row per candidate. Shapes above M = 256 are skipped.
-func (b *bencher) sweepKernels(s shape, probs []dispatch.Problem) error {
+// sweepKernels checks and times every kernel native to this arch (no PTX
+// JIT) that passes the constraints, at split-K 1, 2, 4 and 8: a candidate
+// that fails the reference check is recorded as wrong and never timed.
+// Shapes above M = 256 are skipped.
+func (b *bencher) sweepKernels(s shape, probs []dispatch.Problem, chk *checker) error {
 	st := dispatch.Stream(b.stream)
 	if s.m > 256 {
 		return nil
@@ -409,11 +423,16 @@ func (b *bencher) sweepKernels(s shape, probs []dispatch.Problem) error {
 			if err != nil || (split > 1 && pl.SplitK != split) {
 				continue
 			}
+			row := []string{s.name, itoa(s.m), itoa(s.n), itoa(s.k), s.dtype.String(), k.Name, itoa(split)}
+			if err := chk.run(func(p *dispatch.Problem, st dispatch.Stream) error { return b.eng.Launch(pl, p, st) }); err != nil {
+				_ = b.sweep.Write(append(row, "", "", "wrong: "+strings.ReplaceAll(err.Error(), "\n", " ")))
+				continue
+			}
 			med, hi, err := b.graphTime(probs, func(p *dispatch.Problem) error { return b.eng.Launch(pl, p, st) })
 			if err != nil {
 				return fmt.Errorf("%s split %d: %w", k.Name, split, err)
 			}
-			_ = b.sweep.Write([]string{s.name, itoa(s.m), itoa(s.n), itoa(s.k), s.dtype.String(), k.Name, itoa(split), ff(med), ff(hi)})
+			_ = b.sweep.Write(append(row, ff(med), ff(hi), "ok"))
 		}
 	}
 	b.sweep.Flush()
@@ -451,45 +470,64 @@ func hostTime(b *bencher, f func(i int) error) (float64, error) {
 	return us, b.ctx.Sync(b.stream)
 }
 
-// check runs the engine's plan for s once on fresh random data and compares
-// sampled elements with the float64 reference: nothing wrong gets timed.
-func (b *bencher) check(s shape) error {
-	d := gemmtest.FillSampled(gemmtest.Case{Name: s.name, M: s.m, N: s.n, K: s.k}, s.dtype, b.rng, 64)
-	var bufs []uintptr
-	defer func() {
-		for _, p := range bufs {
-			_ = b.ctx.Free(p)
-		}
-	}()
+// checker holds one shape's fresh random operands on the device and the
+// float64 reference at sampled elements: every kernel is checked against it
+// before it is timed.
+type checker struct {
+	b    *bencher
+	d    *gemmtest.Data
+	p    dispatch.Problem
+	bufs []uintptr
+}
+
+func (b *bencher) newChecker(s shape) (*checker, error) {
+	c := &checker{b: b, d: gemmtest.FillSampled(gemmtest.Case{Name: s.name, M: s.m, N: s.n, K: s.k}, s.dtype, b.rng, 64)}
+	c.p = c.d.P
 	up := func(h []uint16) (dispatch.DevicePtr, error) {
 		p, err := b.ctx.Alloc(int64(len(h)) * 2)
 		if err != nil {
 			return 0, err
 		}
-		bufs = append(bufs, p)
+		c.bufs = append(c.bufs, p)
 		return dispatch.DevicePtr(p), b.ctx.CopyIn(p, unsafe.Pointer(&h[0]), int64(len(h))*2)
 	}
-	out := slices.Repeat([]uint16{gemmtest.Poison}, s.m*s.n)
-	p := d.P
 	var err error
-	if p.A, err = up(d.A); err == nil {
-		if p.B, err = up(d.B); err == nil {
-			p.D, err = up(out)
+	if c.p.A, err = up(c.d.A); err == nil {
+		if c.p.B, err = up(c.d.B); err == nil {
+			c.p.D, err = up(make([]uint16, s.m*s.n+1)) // +1: Fill poisons whole 32-bit words
 		}
 	}
 	if err != nil {
+		c.free()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *checker) free() {
+	for _, p := range c.bufs {
+		_ = c.b.ctx.Free(p)
+	}
+}
+
+// run poisons D, launches through launch and compares D with the reference.
+func (c *checker) run(launch func(*dispatch.Problem, dispatch.Stream) error) error {
+	b := c.b
+	words := int64(c.p.M*c.p.N+1) / 2
+	if err := b.ctx.Fill(uintptr(c.p.D), uint32(gemmtest.Poison)<<16|uint32(gemmtest.Poison), words, b.stream); err != nil {
 		return err
 	}
-	if err := b.eng.GEMM(&p, dispatch.Stream(b.stream)); err != nil {
+	if err := launch(&c.p, dispatch.Stream(b.stream)); err != nil {
 		return err
 	}
 	if err := b.ctx.Sync(b.stream); err != nil {
 		return err
 	}
-	if err := b.ctx.CopyOut(unsafe.Pointer(&out[0]), uintptr(p.D), int64(len(out))*2); err != nil {
+	out := make([]uint16, c.p.M*c.p.N)
+	if err := b.ctx.CopyOut(unsafe.Pointer(&out[0]), uintptr(c.p.D), int64(len(out))*2); err != nil {
 		return err
 	}
-	return d.Check(out)
+	return c.d.Check(out)
 }
 
 func median(xs []float64) float64 { return quantile(xs, 0.5) }

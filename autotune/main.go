@@ -136,3 +136,16 @@ func loadCatalog(path string) (*dispatch.Catalog, error) {
 	}
 	return dispatch.ParseManifest(data)
 }
+
+// loadTableFile reads and validates a table against the embedded catalog.
+func loadTableFile(path string) (*dispatch.Table, error) {
+	cat, err := dispatch.DefaultCatalog()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return dispatch.LoadTable(path, data, cat)
+}

@@ -285,10 +285,13 @@ func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) floa
 	slots := float64(dev.SMs * perSM)
 	blocks := float64(mTiles * nTiles * splitK)
 	waves := math.Ceil(blocks / slots)
-	fill := blocks / (waves * slots)
-	// Too few blocks cannot pull the full bandwidth: below one block per SM
-	// the achievable share falls with the fill.
-	t := math.Max(bytes/bw, flops/rate) / math.Min(1, math.Max(fill, 0.05)*math.Min(1, blocks/float64(dev.SMs)+0.25))
+	// One wave: bandwidth scales with the SMs that have work. More: the
+	// partial last wave idles its share of the slots.
+	eff := math.Min(1, blocks/float64(dev.SMs))
+	if waves > 1 {
+		eff = blocks / (waves * slots)
+	}
+	t := math.Max(bytes/bw, flops/rate) / math.Max(eff, 0.02)
 	t += 2e-6 // launch and ramp
 	if splitK > 1 {
 		t += 2e-6 // the reduce kernel

@@ -7,11 +7,11 @@
 # kernels/images/sm90.fatbin (sm_90a SASS), the ptxas resource report in
 # $LOGDIR/ptxas-*.log (default /tmp), then runs the manifest generator with the nvcc
 # version, which stamps the sources' hash into kernels/manifest.json. The
-# generator is `go run ./kernels/internal/gen` unless GEN names a prebuilt
+# generator is `go run -tags nocuda ./kernels/internal/gen` unless GEN names a prebuilt
 # binary (for machines without Go). Commit the fatbins and the manifest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GEN=${GEN:-go run ./kernels/internal/gen}
+GEN=${GEN:-go run -tags nocuda ./kernels/internal/gen}
 NVCC=${NVCC:-nvcc}
 ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
 pids=()

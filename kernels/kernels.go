@@ -3,7 +3,7 @@
 // sources are in src/; build.sh rebuilds the images with nvcc.
 package kernels
 
-//go:generate go run ./internal/gen -dir .
+//go:generate go run -tags nocuda ./internal/gen -dir .
 
 import (
 	"embed"

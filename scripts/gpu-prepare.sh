@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 mkdir -p .gpu
 go test -c -o .gpu/dispatch.test ./dispatch
 go build -o .gpu/autotune ./autotune
-go build -o .gpu/gen ./kernels/internal/gen
+go build -tags nocuda -o .gpu/gen ./kernels/internal/gen
 go build -o .gpu/linear ./examples/linear 2>/dev/null || true
 shared=${SHARED:-../shared/gpu}
 cp "$shared/peer_cublas.py" "$shared/shapes-llama3-8b.csv" .gpu/

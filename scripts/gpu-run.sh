@@ -1,31 +1,54 @@
 #!/usr/bin/env bash
 # Runs on the GPU runner, from the repository root, with .gpu/ carried (see
-# gpu-prepare.sh). Writes everything to $OUT.
+# gpu-prepare.sh). Writes everything to $OUT (at most 8 files come back).
 #
-#   scripts/gpu-run.sh test     # nvcc-build the kernels, run every GPU test on them
-#   scripts/gpu-run.sh bench    # peer cuBLAS timing, then our bench beside it (+ sweep)
+#   scripts/gpu-run.sh test    # nvcc-build the kernels, run every GPU test on them
+#   scripts/gpu-run.sh bench   # cuBLAS peer timing, then our bench beside it
+#   scripts/gpu-run.sh tune    # peer; sweep every correct candidate; write buckets.yaml
+#                              # from the sweep; bench again routing with it
+#   scripts/gpu-run.sh all     # test, then tune; logs packed into logs.tgz
 #
-# The test step leaves kernels.tgz (fatbins + manifest) in $OUT to commit.
+# test leaves kernels.tgz (fatbins + manifest) in $OUT; tune leaves
+# buckets.yaml (the measured table), sweep.csv, peer.csv, bench-before.csv
+# (embedded table) and bench.csv (measured table).
 set -uo pipefail
 OUT=${OUT:-/tmp/gemmroute-out}
 mkdir -p "$OUT"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels
+shapes=${SHAPES:-.gpu/shapes-llama3-8b.csv}
+peer() {
+  PYTHONUNBUFFERED=1 python3 .gpu/peer_cublas.py "$shapes" "$OUT/peer.csv" >"$OUT/peer.log" 2>&1 || { tail "$OUT/peer.log"; return 1; }
+  head -1 "$OUT/peer.log"
+}
 case "${1:-}" in
 test)
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
   LOGDIR=$OUT GEN=.gpu/gen bash kernels/build.sh 2>&1 | tee "$OUT/build.log" || exit 1
   tar czf "$OUT/kernels.tgz" kernels/manifest.json kernels/images/*.fatbin
-  .gpu/dispatch.test -test.v -test.timeout 540s ${TESTRUN:+-test.run "$TESTRUN"} >"$OUT/gputest.log" 2>&1
+  # go test runs a package's tests in its directory (testdata paths are relative).
+  (cd dispatch && ../.gpu/dispatch.test -test.v -test.timeout 540s ${TESTRUN:+-test.run "$TESTRUN"}) >"$OUT/gputest.log" 2>&1
   rc=$?
   grep -E '^(--- |ok|FAIL|PASS)|checked|gpu_test.go' "$OUT/gputest.log" | head -150
   exit $rc
   ;;
 bench)
-  shapes=${SHAPES:-.gpu/shapes-llama3-8b.csv}
-  PYTHONUNBUFFERED=1 python3 .gpu/peer_cublas.py "$shapes" "$OUT/peer.csv" >"$OUT/peer.log" 2>&1 || { tail "$OUT/peer.log"; exit 1; }
-  head -1 "$OUT/peer.log"
-  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" ${SWEEP:+-sweep "$OUT/sweep.csv"} 2>&1 | tee "$OUT/bench.log"
+  peer || exit 1
+  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" 2>&1 | tee "$OUT/bench.log"
+  ;;
+tune)
+  peer || exit 1
+  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench-before.csv" -sweep "$OUT/sweep.csv" >"$OUT/bench-before.log" 2>&1 || { tail "$OUT/bench-before.log"; exit 1; }
+  read -r dev drv < <(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | awk -F', ' '{gsub(/ /,"_",$1); print $1, $2}')
+  .gpu/autotune table -sweep "$OUT/sweep.csv" -out "$OUT/buckets.yaml" -device "${dev//_/ }" -sms "$(python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)')" -driver "$drv" 2>&1 | tee "$OUT/table.log" || exit 1
+  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" -table "$OUT/buckets.yaml" 2>&1 | tee "$OUT/bench.log"
+  ;;
+all)
+  "$0" test; rc=$?
+  [ $rc -eq 0 ] || echo "GPU tests failed (rc $rc); tuning anyway" >&2
+  "$0" tune; rc2=$?
+  (cd "$OUT" && tar czf logs.tgz --remove-files ./*.log ./*.txt 2>/dev/null)
+  exit $(( rc || rc2 ))
   ;;
 *)
-  echo "usage: scripts/gpu-run.sh test|bench" >&2; exit 2 ;;
+  echo "usage: scripts/gpu-run.sh test|bench|tune|all" >&2; exit 2 ;;
 esac

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -72,6 +73,26 @@ type Data struct {
 	Sampled []bool    // nil: the reference covers every element; else the ones it covers
 }
 
+// Random returns n random dtype-dt values in [-1, 1], never all zeros. Large
+// buffers are drawn in parallel chunks, each seeded from rng, so the result
+// depends only on rng's state.
+func Random(dt dispatch.DType, n int, rng *rand.Rand) []uint16 {
+	const chunk = 1 << 20
+	s := make([]uint16, n)
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
+		r := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+		part := s[lo:min(n, lo+chunk)]
+		wg.Go(func() {
+			for i := range part {
+				part[i] = ToBits(dt, float32(r.Float64()*2-1))
+			}
+		})
+	}
+	wg.Wait()
+	return s
+}
+
 // Fill draws fresh random inputs (never zeros) in [-1, 1] and computes the
 // float64 reference of every element.
 func Fill(c Case, dt dispatch.DType, rng *rand.Rand) *Data { return FillSampled(c, dt, rng, 0) }
@@ -82,13 +103,7 @@ func Fill(c Case, dt dispatch.DType, rng *rand.Rand) *Data { return FillSampled(
 func FillSampled(c Case, dt dispatch.DType, rng *rand.Rand, samples int) *Data {
 	p := c.Problem(dt)
 	d := &Data{Case: c, P: p}
-	rnd := func(n int) []uint16 {
-		s := make([]uint16, n)
-		for i := range s {
-			s[i] = ToBits(dt, float32(rng.Float64()*2-1))
-		}
-		return s
-	}
+	rnd := func(n int) []uint16 { return Random(dt, n, rng) }
 	d.A = rnd(max(0, (p.M-1)*p.LDA+p.K) + c.OffA)
 	d.B = rnd(max(0, (p.N-1)*p.LDB+p.K) + c.OffB)
 	d.C = rnd(p.M * p.LDC)

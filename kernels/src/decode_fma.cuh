@@ -2,8 +2,8 @@
 //
 // Block: WARPS warps on TN output columns (rows of B) and MT tokens (rows of
 // A). The block's threads walk K together, VEC elements each, so a warp reads
-// 32*VEC contiguous elements of every row it touches; U iterations are loaded
-// before any is used, to keep many bytes in flight. Partial sums are reduced
+// 32*VEC contiguous elements of every row it touches; two register stages of
+// U rounds each keep the next stage's loads in flight while one computes. Partial sums are reduced
 // across lanes (shuffles) and across warps (shared memory, fixed order).
 // Grid: (ceil(N/TN), ceil(M/MT), split_k).
 //
@@ -14,25 +14,33 @@
 //   Offsets are 64-bit. Split-K: any factor, workspace reduction.
 #pragma once
 #include "epilogue.cuh"
+#include "pipeline.cuh"
 
 namespace gr {
 
-// load_vec reads VEC consecutive elements at p and widens them to float.
+// vec<T, VEC> is the raw register type of VEC elements: a 16-byte vector
+// or one element.
+template <typename T, int VEC> struct vec { using type = T; };
+template <typename T> struct vec<T, 8> { using type = uint4; };
+
 template <typename T, int VEC>
-__device__ __forceinline__ void load_vec(const T *p, float (&out)[VEC]) {
-  if constexpr (VEC == 8) {
-    const uint4 raw = __ldg(reinterpret_cast<const uint4 *>(p));
-    const T *e = reinterpret_cast<const T *>(&raw);
+__device__ __forceinline__ typename vec<T, VEC>::type load_raw(const T *p) {
+  if constexpr (VEC == 8) return __ldg(reinterpret_cast<const uint4 *>(p));
+  else return p[0];
+}
+
+// widen converts VEC raw elements to float.
+template <typename T, int VEC>
+__device__ __forceinline__ void widen(const typename vec<T, VEC>::type &raw, float (&out)[VEC]) {
+  const T *e = reinterpret_cast<const T *>(&raw);
 #pragma unroll
-    for (int i = 0; i < 8; ++i) out[i] = to_f32(e[i]);
-  } else {
-    static_assert(VEC == 1, "VEC is 8 (16-byte loads) or 1 (element loads)");
-    out[0] = to_f32(p[0]);
-  }
+  for (int i = 0; i < VEC; ++i) out[i] = to_f32(e[i]);
 }
 
 template <typename T, typename TOut, int MT, int TN, int VEC, int WARPS, int U>
 __device__ void decode_fma(const gr_gemm_params &p) {
+  static_assert(VEC == 8 || VEC == 1, "VEC is 8 (16-byte loads) or 1 (element loads)");
+  using V = typename vec<T, VEC>::type;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t n0 = (int64_t)blockIdx.x * TN, m0 = (int64_t)blockIdx.y * MT;
   int64_t kb, ke;
@@ -50,33 +58,39 @@ __device__ void decode_fma(const gr_gemm_params &p) {
     arow[t] = A + min(m0 + t, p.m - 1) * p.lda;
   }
   float acc[MT][TN] = {};
-  constexpr int STEP = WARPS * 32 * VEC;  // K the block covers per iteration
-  for (int64_t k = kb + (int64_t)threadIdx.x * VEC; k < ke; k += U * STEP) {
-    float w[U][TN][VEC];
+  constexpr int64_t STEP = WARPS * 32 * VEC;  // K the block covers per round
+  V w[2][U][TN], x[2][U][MT];
+  const int64_t off = (int64_t)threadIdx.x * VEC;
+  pipeline2(
+      kb, ke, U * STEP,
+      [&](auto b, int64_t base) {
 #pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int64_t ku = k + u * STEP;
+        for (int u = 0; u < U; ++u) {
+          const int64_t k = base + u * STEP + off;
+          const bool kok = k < ke;  // K % VEC == 0: a vector is wholly in or out
 #pragma unroll
-      for (int r = 0; r < TN; ++r) {
+          for (int r = 0; r < TN; ++r) w[b][u][r] = kok ? load_raw<T, VEC>(brow[r] + k) : V{};
 #pragma unroll
-        for (int i = 0; i < VEC; ++i) w[u][r][i] = 0.f;
-        if (ku < ke) load_vec<T, VEC>(brow[r] + ku, w[u][r]);
-      }
-    }
+          for (int t = 0; t < MT; ++t) x[b][u][t] = kok && mok[t] ? load_raw<T, VEC>(arow[t] + k) : V{};
+        }
+      },
+      [&](auto b) {
 #pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int64_t ku = k + u * STEP;
+        for (int u = 0; u < U; ++u) {
+          float wf[TN][VEC];
 #pragma unroll
-      for (int t = 0; t < MT; ++t) {
-        float x[VEC] = {};
-        if (mok[t] && ku < ke) load_vec<T, VEC>(arow[t] + ku, x);
+          for (int r = 0; r < TN; ++r) widen<T, VEC>(w[b][u][r], wf[r]);
 #pragma unroll
-        for (int r = 0; r < TN; ++r)
+          for (int t = 0; t < MT; ++t) {
+            float xf[VEC];
+            widen<T, VEC>(x[b][u][t], xf);
 #pragma unroll
-          for (int i = 0; i < VEC; ++i) acc[t][r] = fmaf(x[i], w[u][r][i], acc[t][r]);
-      }
-    }
-  }
+            for (int r = 0; r < TN; ++r)
+#pragma unroll
+              for (int i = 0; i < VEC; ++i) acc[t][r] = fmaf(xf[i], wf[r][i], acc[t][r]);
+          }
+        }
+      });
   // Lanes, then warps in order: the same sum for the same inputs every run.
   __shared__ float red[WARPS][MT * TN];
 #pragma unroll

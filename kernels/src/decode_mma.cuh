@@ -2,13 +2,15 @@
 //
 // mma.sync m16n8k16 with the weights as the 16-row "A" operand and the tokens
 // as the 8-column "B" operand, so 1..16 tokens fill NT8 (1 or 2) n8 tiles.
-// Fragments are loaded straight from global memory with 16-byte loads: lane
-// (g = lane/4, t = lane%4) reads 8 consecutive K elements at k + 8t of its
-// rows; the two k16 steps of a 32-wide slice take halves of that vector.
-// Because A and B use the same K permutation, the dot products are exact.
-// Each warp owns RG groups of 16 output columns; the block's WARPS warps split
-// K in interleaved 32-wide slices, U slices loaded ahead; partial sums are
-// reduced across warps in shared memory in fixed order.
+// Fragments are loaded straight from global memory with 16-byte loads: in a
+// slice of 32*LV K elements, lane (g = lane/4, t = lane%4) reads LV vectors
+// of 8 consecutive elements at k + 8*LV*t of its rows (so each row segment a
+// warp reads is 64*LV contiguous bytes); the two k16 steps of each vector take
+// its halves. Because A and B use the same K permutation, the dot products
+// are exact. Each warp owns RG groups of 16 output columns; the block's WARPS
+// warps split K in interleaved slices, two register stages of U slices each
+// (the next stage's loads in flight while the current one computes); partial
+// sums are reduced across warps in shared memory in fixed order.
 // Grid: (ceil(N/(16*RG)), ceil(M/(8*NT8)), split_k).
 //
 // Constraints: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
@@ -16,6 +18,7 @@
 // 64-bit offsets; split-K: any factor, workspace reduction.
 #pragma once
 #include "epilogue.cuh"
+#include "pipeline.cuh"
 
 namespace gr {
 
@@ -37,7 +40,45 @@ template <> struct mma_op<__half> {
   }
 };
 
-template <typename T, typename TOut, int NT8, int RG, int WARPS, int U>
+// mma_load fills one register stage of U vectors per row: vector u is at
+// k + (u / LV) * STEP + (u % LV) * 8 (LV vectors per slice, slices STEP
+// apart); vectors at or past ke load zeros (K is a multiple of 8, so a
+// vector is wholly in or out).
+template <typename T, int NT8, int RG, int U, int LV, int64_t STEP>
+__device__ __forceinline__ void mma_load(uint4 (&w)[U][RG][2], uint4 (&x)[U][NT8], const T *const (&wrow)[RG][2],
+                                         const T *const (&xrow)[NT8], const bool (&xok)[NT8], int64_t k, int64_t ke) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int64_t ku = k + (u / LV) * STEP + (u % LV) * 8;
+    const bool kok = ku < ke;
+#pragma unroll
+    for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        w[u][rg][h] = kok ? __ldg(reinterpret_cast<const uint4 *>(wrow[rg][h] + ku)) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int j = 0; j < NT8; ++j)
+      x[u][j] = kok && xok[j] ? __ldg(reinterpret_cast<const uint4 *>(xrow[j] + ku)) : make_uint4(0, 0, 0, 0);
+  }
+}
+
+// mma_stage multiplies one register stage into the accumulators: per vector
+// and row group, two k16 steps (halves of each lane's 8-element vector).
+template <typename T, int NT8, int RG, int U>
+__device__ __forceinline__ void mma_stage(float (&acc)[RG][NT8][4], const uint4 (&w)[U][RG][2], const uint4 (&x)[U][NT8]) {
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+#pragma unroll
+    for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+      for (int j = 0; j < NT8; ++j) {
+        const uint4 lo = w[u][rg][0], hi = w[u][rg][1], xv = x[u][j];
+        mma_op<T>::run(acc[rg][j], lo.x, hi.x, lo.y, hi.y, xv.x, xv.y);
+        mma_op<T>::run(acc[rg][j], lo.z, hi.z, lo.w, hi.w, xv.z, xv.w);
+      }
+}
+
+template <typename T, typename TOut, int NT8, int RG, int WARPS, int U, int LV>
 __device__ void decode_mma(const gr_gemm_params &p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t4 = lane & 3;
@@ -59,33 +100,17 @@ __device__ void decode_mma(const gr_gemm_params &p) {
     xrow[j] = A + min(m0 + j * 8 + g, p.m - 1) * p.lda;
   }
   float acc[RG][NT8][4] = {};
-  constexpr int STEP = WARPS * 32;  // K the block covers per slice round
-  for (int64_t k = kb + warp * 32 + t4 * 8; k < ke + t4 * 8; k += U * STEP) {
-    uint4 w[U][RG][2], x[U][NT8];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int64_t ku = k + u * STEP;
-      const bool kok = ku < ke;
-#pragma unroll
-      for (int rg = 0; rg < RG; ++rg)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          w[u][rg][h] = kok ? __ldg(reinterpret_cast<const uint4 *>(wrow[rg][h] + ku)) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-      for (int j = 0; j < NT8; ++j)
-        x[u][j] = kok && xok[j] ? __ldg(reinterpret_cast<const uint4 *>(xrow[j] + ku)) : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int rg = 0; rg < RG; ++rg)
-#pragma unroll
-        for (int j = 0; j < NT8; ++j) {
-          const uint4 lo = w[u][rg][0], hi = w[u][rg][1], xv = x[u][j];
-          mma_op<T>::run(acc[rg][j], lo.x, hi.x, lo.y, hi.y, xv.x, xv.y);
-          mma_op<T>::run(acc[rg][j], lo.z, hi.z, lo.w, hi.w, xv.z, xv.w);
-        }
-  }
+  constexpr int SLICE = 32 * LV;                // K elements per warp slice
+  constexpr int64_t STEP = (int64_t)WARPS * SLICE;  // K the block covers per slice round
+  uint4 w[2][U * LV][RG][2], x[2][U * LV][NT8];
+  // The warp's slices start at kb + SLICE*warp + i*STEP; this lane reads LV
+  // vectors of 8 elements at slice + 8*LV*t4.
+  pipeline2(
+      kb + warp * SLICE, ke, U * STEP,
+      [&](auto b, int64_t base) {
+        mma_load<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * 8 * LV, ke);
+      },
+      [&](auto b) { mma_stage<T, NT8, RG, U * LV>(acc, w[b], x[b]); });
   // Warps in order through shared memory: deterministic.
   constexpr int V = RG * NT8 * 4;
   __shared__ float red[WARPS][V][32];

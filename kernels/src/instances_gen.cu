@@ -8,25 +8,41 @@
 #define GR_PASTE(a, b) gemmroute_##a##_##b
 #define GR_NAME(a, b) GR_PASTE(a, b)
 
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 1, 4, 8, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 1, 2, 8, 4, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_2x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 2, 4, 8, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_4x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 4, 4, 8, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_8x4x256_w8_u1_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 8, 4, 8, 8, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_4x2x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 4, 2, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_1x4x32_w8_u4_a2)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 1, 4, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_4x4x32_w8_u4_a2)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 4, 4, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_16x4x32_w8_u2_a2)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 16, 4, 1, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_4x4x32_w8_u2_a2)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 4, 4, 1, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_bf16_bf16_f32_tn_16x4x32_w8_u1_a2)(const gr_gemm_params p) { gr::decode_fma<__nv_bfloat16, __nv_bfloat16, 16, 4, 1, 8, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w4_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 4, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 8, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x32_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 4, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x32_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 8, 1, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 4, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 8, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 4, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_2x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 2, 4, 8, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_4x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 4, 4, 8, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_8x4x256_w8_u1_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 8, 4, 8, 8, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_4x2x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 4, 2, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x32_w8_u4_a2)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_4x4x32_w8_u4_a2)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 4, 4, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_16x4x32_w8_u2_a2)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 16, 4, 1, 8, 2>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 8, 4>(p); }
-extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_4x4x32_w8_u2_a2)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 4, 4, 1, 8, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_16x4x32_w8_u1_a2)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 16, 4, 1, 8, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w4_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 4, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x32_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 8, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x32_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 4, 2, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x32_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 8, 1, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 4, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 8, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 4, 2, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 4, 1>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

@@ -12,6 +12,7 @@ type instance struct {
 	in, out  dispatch.DType
 	tm, tn   int // tokens and output columns per block
 	vec      int // decode_fma: elements per load (8: 16-byte, 1: any alignment)
+	lv       int // decode_mma: 16-byte vectors per lane per row and slice
 	warps, u int // warps per block; K slices loaded ahead
 }
 
@@ -40,14 +41,18 @@ const commonFlags = "-O3 -std=c++17 --fatbin -Xptxas -v"
 func instances() []instance {
 	var out []instance
 	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
-		for _, c := range [][3]int{{1, 4, 2}, {2, 4, 2}, {4, 4, 2}, {8, 4, 1}} {
-			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 8, warps: 8, u: c[2]})
+		// decode_fma, 16-byte loads: {tokens, columns, warps, stage rounds}.
+		for _, c := range [][4]int{{1, 2, 8, 4}, {1, 4, 8, 2}, {1, 2, 4, 4}, {2, 4, 8, 2}, {4, 2, 8, 2}} {
+			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 8, warps: c[2], u: c[3]})
 		}
-		for _, c := range [][3]int{{1, 4, 4}, {4, 4, 4}, {16, 4, 2}} {
+		// decode_fma, element loads: any alignment, any K.
+		for _, c := range [][3]int{{1, 4, 4}, {4, 4, 2}, {16, 4, 1}} {
 			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 1, warps: 8, u: c[2]})
 		}
-		for _, c := range [][3]int{{8, 16, 4}, {16, 16, 4}, {16, 32, 2}} {
-			out = append(out, instance{family: "decode_mma", in: dt, out: dt, tm: c[0], tn: c[1], warps: 8, u: c[2]})
+		// decode_mma: {tokens, columns, warps, stage slices, vectors per lane}.
+		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {8, 16, 4, 4, 1}, {16, 16, 8, 2, 1}, {16, 16, 4, 2, 1}, {16, 32, 8, 1, 1},
+			{8, 16, 8, 2, 2}, {8, 16, 4, 2, 2}, {16, 16, 8, 2, 2}, {16, 16, 4, 2, 2}, {8, 16, 8, 4, 1}} {
+			out = append(out, instance{family: "decode_mma", in: dt, out: dt, tm: c[0], tn: c[1], warps: c[2], u: c[3], lv: c[4]})
 		}
 	}
 	return out
@@ -59,7 +64,7 @@ func (in instance) tileK() int {
 	if in.family == "decode_fma" {
 		return 32 * in.vec
 	}
-	return 32
+	return 32 * in.lv
 }
 
 func (in instance) align() int {
@@ -80,7 +85,7 @@ func (in instance) call() string {
 	if in.family == "decode_fma" {
 		return fmt.Sprintf("gr::decode_fma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm, in.tn, in.vec, in.warps, in.u)
 	}
-	return fmt.Sprintf("gr::decode_mma<%s, %s, %d, %d, %d, %d>(p)", t, o, in.tm/8, in.tn/16, in.warps, in.u)
+	return fmt.Sprintf("gr::decode_mma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm/8, in.tn/16, in.warps, in.u, in.lv)
 }
 
 func reduceSuffix(out dispatch.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }

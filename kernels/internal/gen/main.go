@@ -1,7 +1,7 @@
 // Command gen writes kernels/src/instances_gen.cu and kernels/manifest.json
 // from the instance list. Run it from the repository root:
 //
-//	go generate ./kernels                 # after editing the instance list
+//	go generate ./kernels                    # after editing the instance list
 //	gen -nvcc "$(nvcc --version | tail -1)"  # from build.sh, after nvcc built the images
 //
 // Without -nvcc the build block of the existing manifest (source hash, nvcc
