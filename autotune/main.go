@@ -13,6 +13,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -125,10 +126,15 @@ func fail(stderr io.Writer, err error) int {
 	return 1
 }
 
-// loadCatalog reads a kernel manifest, or returns the embedded one for "".
+// loadCatalog reads a kernel manifest; "" means $GEMMROUTE_KERNEL_DIR's
+// manifest.json when that is set (as the engine does), else the embedded one.
 func loadCatalog(path string) (*dispatch.Catalog, error) {
 	if path == "" {
-		return dispatch.DefaultCatalog()
+		dir := os.Getenv("GEMMROUTE_KERNEL_DIR")
+		if dir == "" {
+			return dispatch.DefaultCatalog()
+		}
+		path = filepath.Join(dir, "manifest.json")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -137,9 +143,9 @@ func loadCatalog(path string) (*dispatch.Catalog, error) {
 	return dispatch.ParseManifest(data)
 }
 
-// loadTableFile reads and validates a table against the embedded catalog.
+// loadTableFile reads and validates a table against loadCatalog's catalog.
 func loadTableFile(path string) (*dispatch.Table, error) {
-	cat, err := dispatch.DefaultCatalog()
+	cat, err := loadCatalog("")
 	if err != nil {
 		return nil, err
 	}

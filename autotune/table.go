@@ -272,7 +272,10 @@ func bucketFor(samples []sample, lo, hi int, fallback *dispatch.Entry) (measured
 		times[pt][s.cand] = s.us
 	}
 	if c, ok := choose(times); ok {
-		b.Kernel, b.SplitK, b.RunnerUp, b.MarginPct = c.best.kernel, c.best.split, c.runnerUp.kernel, round2(c.margin)
+		b.Kernel, b.SplitK, b.MarginPct = c.best.kernel, c.best.split, round2(c.margin)
+		if c.runnerUp.kernel != "" {
+			b.RunnerUp = c.runnerUp.String()
+		}
 		b.TimesUS = map[int]float64{}
 		for pt, t := range c.times {
 			b.TimesUS[pt.m] = max(b.TimesUS[pt.m], round2(t))

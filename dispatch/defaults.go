@@ -7,29 +7,15 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-var defaults struct {
-	once  sync.Once
-	cat   *Catalog
-	table *Table
-	err   error
-}
-
-func loadDefaults() {
-	defaults.cat, defaults.err = ParseManifest(kernels.Manifest)
-	if defaults.err == nil {
-		defaults.table, defaults.err = LoadTable("buckets.yaml (embedded)", gemmroute.DefaultTable, defaults.cat)
-	}
-}
-
 // DefaultCatalog returns the catalog of the embedded kernel manifest.
-func DefaultCatalog() (*Catalog, error) {
-	defaults.once.Do(loadDefaults)
-	return defaults.cat, defaults.err
-}
+var DefaultCatalog = sync.OnceValues(func() (*Catalog, error) { return ParseManifest(kernels.Manifest) })
 
 // DefaultTable returns the embedded buckets.yaml, validated against the
 // default catalog.
-func DefaultTable() (*Table, error) {
-	defaults.once.Do(loadDefaults)
-	return defaults.table, defaults.err
-}
+var DefaultTable = sync.OnceValues(func() (*Table, error) {
+	cat, err := DefaultCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return LoadTable("buckets.yaml (embedded)", gemmroute.DefaultTable, cat)
+})

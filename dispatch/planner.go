@@ -333,6 +333,23 @@ func geometry(p *Problem, r *route) Plan {
 	return pl
 }
 
+// Bucket names the M range that answered: a table bucket such as
+// "[17, 64]", the heuristic's power-of-two class, "forced", or "" for a no-op.
+func (pl Plan) Bucket() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.bucket
+}
+
+// RunnerUp names the second choice the table or heuristic recorded ("" if none).
+func (pl Plan) RunnerUp() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.runnerUp
+}
+
 // Explain says how the plan was chosen: level, bucket, kernel, runner-up,
 // each level that was passed over and each rejected kernel with its reason.
 func (pl Plan) Explain() string {
@@ -363,8 +380,16 @@ func (pl Plan) Explain() string {
 	for _, n := range r.notes {
 		fmt.Fprintf(&b, "passed over: %s\n", n)
 	}
+	wrongTypes := 0
 	for _, rj := range r.rejected {
+		if strings.HasPrefix(rj.Reason, "computes ") {
+			wrongTypes++ // other dtypes: counted, not listed
+			continue
+		}
 		fmt.Fprintf(&b, "rejected: %s: %s\n", rj.Kernel, rj.Reason)
+	}
+	if wrongTypes > 0 {
+		fmt.Fprintf(&b, "rejected: %d kernels for other dtypes\n", wrongTypes)
 	}
 	return b.String()
 }

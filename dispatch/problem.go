@@ -122,6 +122,15 @@ func (p *Problem) Validate() error {
 	if p.Beta != 0 && p.C == 0 {
 		return bad("C", p.C, "nil pointer while Beta (%g) is nonzero", p.Beta)
 	}
+	for _, f := range []struct {
+		name string
+		v    DevicePtr
+		size int
+	}{{"A", p.A, p.In.Size()}, {"B", p.B, p.In.Size()}, {"C", p.C, p.Out.Size()}, {"D", p.D, p.Out.Size()}, {"Bias", p.Bias, p.Out.Size()}} {
+		if uintptr(f.v)%uintptr(f.size) != 0 {
+			return bad(f.name, fmt.Sprintf("%#x", uintptr(f.v)), "must be aligned to its element size (%d bytes)", f.size)
+		}
+	}
 	return nil
 }
 

@@ -55,6 +55,11 @@ func TestValidateRejects(t *testing.T) {
 		{"nil B", "B", func(p *Problem) { p.B = 0 }},
 		{"nil D", "D", func(p *Problem) { p.D = 0 }},
 		{"nil C with beta", "C", func(p *Problem) { p.Beta = 0.5 }},
+		{"odd A", "A", func(p *Problem) { p.A++ }},
+		{"odd B", "B", func(p *Problem) { p.B += 3 }},
+		{"odd C", "C", func(p *Problem) { p.Beta, p.C = 1, ptrC+1 }},
+		{"odd D", "D", func(p *Problem) { p.D++ }},
+		{"odd Bias", "Bias", func(p *Problem) { p.Bias = ptrC + 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(16, 512, 256)

@@ -74,15 +74,5 @@ func row(pl *dispatch.Planner, m, n, k int) string {
 		return "error\t-\t-\t" + msg
 	}
 	level, _, _ := strings.Cut(plan.Level.String(), " ") // "exact", "default", "heuristic"
-	return fmt.Sprintf("%s\t%s\t%d\t%s", level, explainField(plan, "bucket"), plan.SplitK, plan.Kernel.Name)
-}
-
-// explainField returns the value of a "name: value" line of plan.Explain().
-func explainField(plan dispatch.Plan, name string) string {
-	for line := range strings.Lines(plan.Explain()) {
-		if v, ok := strings.CutPrefix(line, name+": "); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "?"
+	return fmt.Sprintf("%s\t%s\t%d\t%s", level, plan.Bucket(), plan.SplitK, plan.Kernel.Name)
 }
