@@ -201,15 +201,14 @@ func buildEntries(samples []sample, base *dispatch.Table, report io.Writer) ([]d
 			if i < len(tableEdges) {
 				hi = tableEdges[i]
 			}
-			b, err := bucketFor(byKey[key], lo, hi, fallback)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s N=%d K=%d: %w", key.arch, key.dtype, key.n, key.k, err)
-			}
-			bs = append(bs, b)
+			bs = append(bs, bucketFor(byKey[key], lo, hi, fallback))
 			lo = hi + 1
 		}
 		inheritUnmeasured(bs)
 		for _, b := range bs {
+			if b.Kernel == "" {
+				return nil, fmt.Errorf("%s %s N=%d K=%d: bucket [%d, %d] has no measurement, no measured neighbour and no base default", key.arch, key.dtype, key.n, key.k, b.MinM, b.MaxM)
+			}
 			reportBucket(report, key, b)
 			e.Buckets = append(e.Buckets, b.Bucket)
 		}
@@ -257,8 +256,9 @@ type measuredBucket struct {
 // bucketFor chooses the bucket [lo, hi] (hi 0: open) over the samples in it:
 // a candidate must be measured at every (M, shape) there. times_us keeps, per
 // M, the chosen kernel's slowest time over the shapes. A bucket with no
-// measurement keeps the fallback entry's choice.
-func bucketFor(samples []sample, lo, hi int, fallback *dispatch.Entry) (measuredBucket, error) {
+// measurement takes the fallback entry's choice for now (inheritUnmeasured
+// may replace it) or none.
+func bucketFor(samples []sample, lo, hi int, fallback *dispatch.Entry) measuredBucket {
 	b := measuredBucket{Bucket: dispatch.Bucket{MinM: lo, MaxM: hi}}
 	times := map[point]map[candidate]float64{}
 	for _, s := range samples {
@@ -283,14 +283,13 @@ func bucketFor(samples []sample, lo, hi int, fallback *dispatch.Entry) (measured
 		for _, l := range c.loss {
 			b.loss = max(b.loss, l)
 		}
-		return b, nil
+		return b
 	}
-	if fallback == nil {
-		return b, fmt.Errorf("bucket [%d, %d] has no measurement and the base table no default", lo, hi)
+	if fallback != nil {
+		fb := fallback.Bucket(lo)
+		b.Kernel, b.SplitK = fb.Kernel, fb.SplitK
 	}
-	fb := fallback.Bucket(lo)
-	b.Kernel, b.SplitK = fb.Kernel, fb.SplitK
-	return b, nil
+	return b
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
@@ -305,7 +304,7 @@ func reportBucket(w io.Writer, key entryKey, b measuredBucket) {
 		hi = strconv.Itoa(b.MaxM)
 	}
 	if b.loss == 0 {
-		fmt.Fprintf(w, "| %s %s %s | [%d, %s] | %s split-K %d | unmeasured: nearest measured bucket's choice | |\n", key.arch, key.dtype, shape, b.MinM, hi, b.Kernel, b.SplitK)
+		fmt.Fprintf(w, "| %s %s %s | [%d, %s] | %s split-K %d | unmeasured: a measured neighbour's or the base table's choice | |\n", key.arch, key.dtype, shape, b.MinM, hi, b.Kernel, b.SplitK)
 		return
 	}
 	fmt.Fprintf(w, "| %s %s %s | [%d, %s] | %s split-K %d | runner-up %s (+%.1f%%) | bucket loss %.1f%% |\n",
@@ -342,7 +341,11 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 func runTable(args []string, stdout, stderr io.Writer) int {
