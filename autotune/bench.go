@@ -32,29 +32,24 @@ type shape struct {
 }
 
 func readShapes(path string) ([]shape, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, col, err := readCSV(path, "name", "M", "N", "K")
 	if err != nil {
 		return nil, err
 	}
 	var out []shape
 	for i, r := range rows {
-		if i == 0 || len(r) < 4 {
-			continue
-		}
-		s := shape{name: r[0], dtype: dispatch.BF16}
-		for j, dst := range []*int{&s.m, &s.n, &s.k} {
-			if *dst, err = strconv.Atoi(strings.TrimSpace(r[j+1])); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		s := shape{name: r[col["name"]], dtype: dispatch.BF16}
+		for _, f := range []struct {
+			name string
+			dst  *int
+		}{{"M", &s.m}, {"N", &s.n}, {"K", &s.k}} {
+			if *f.dst, err = strconv.Atoi(strings.TrimSpace(r[col[f.name]])); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
 			}
 		}
-		if len(r) > 4 && strings.TrimSpace(r[4]) != "" {
-			if s.dtype, err = dispatch.ParseDType(r[4]); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		if j, ok := col["dtype"]; ok && strings.TrimSpace(r[j]) != "" {
+			if s.dtype, err = dispatch.ParseDType(r[j]); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
 			}
 		}
 		out = append(out, s)
@@ -200,21 +195,12 @@ func peerKey(name string, m, n, k int) string { return fmt.Sprintf("%s/%d/%d/%d"
 
 // readPeer reads peer_cublas.py's CSV: graph_us by shape.
 func readPeer(path string) (map[string]float64, error) {
-	f, err := os.Open(path)
+	rows, col, err := readCSV(path, "name", "M", "N", "K", "graph_us")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) == 0 {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
 	out := map[string]float64{}
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		m, _ := strconv.Atoi(r[col["M"]])
 		n, _ := strconv.Atoi(r[col["N"]])
 		k, _ := strconv.Atoi(r[col["K"]])

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -44,29 +43,12 @@ func (c candidate) String() string { return fmt.Sprintf("%s split-K %d", c.kerne
 // readSweep reads bench -sweep rows; rows whose check failed are reported
 // and dropped, so a fast wrong kernel never enters the table.
 func readSweep(path string, cat *dispatch.Catalog, report io.Writer) ([]sample, error) {
-	f, err := os.Open(path)
+	rows, col, err := readCSV(path, "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "check")
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	for _, h := range []string{"M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "check"} {
-		if _, ok := col[h]; !ok {
-			return nil, fmt.Errorf("%s: no %q column (write it with autotune bench -sweep)", path, h)
-		}
+		return nil, fmt.Errorf("%w (write it with autotune bench -sweep)", err)
 	}
 	var out []sample
-	for i, r := range rows[1:] {
+	for i, r := range rows {
 		line := i + 2
 		if r[col["check"]] != "ok" {
 			fmt.Fprintf(report, "rejected %s split-K %s at M=%s N=%s K=%s: %s\n", r[col["kernel"]], r[col["split_k"]], r[col["M"]], r[col["N"]], r[col["K"]], r[col["check"]])
