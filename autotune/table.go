@@ -38,6 +38,7 @@ type candidate struct {
 	split  int
 }
 
+// String is "kernel split-K N".
 func (c candidate) String() string { return fmt.Sprintf("%s split-K %d", c.kernel, c.split) }
 
 // readSweep reads bench -sweep rows; rows whose check failed are reported

@@ -36,6 +36,7 @@ type ArgError struct {
 	Rule  string // e.g. "must be >= K (1024)"
 }
 
+// Error says which field broke which rule.
 func (e *ArgError) Error() string {
 	return fmt.Sprintf("gemmroute: invalid %s = %v: %s", e.Field, e.Value, e.Rule)
 }
@@ -51,6 +52,7 @@ type TableError struct {
 	Msg  string
 }
 
+// Error is "file:line: message".
 func (e *TableError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -64,6 +66,7 @@ func (e *TableError) Unwrap() error { return ErrTable }
 // TableErrors is every error found in one table, in line order.
 type TableErrors []*TableError
 
+// Error lists every error, one a line.
 func (es TableErrors) Error() string {
 	s := ""
 	for i, e := range es {

@@ -21,6 +21,7 @@ const (
 	LevelForced                 // a kernel named by the caller
 )
 
+// String names the level as Explain does.
 func (l Level) String() string {
 	return [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}[l]
 }

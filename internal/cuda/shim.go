@@ -57,6 +57,7 @@ type Error struct {
 	Msg  string // the driver's description
 }
 
+// Error names the call, the result code and the driver's description.
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Msg) }
 
 // NoBinaryForGPU reports whether the driver found no code for the GPU.
