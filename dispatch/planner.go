@@ -66,7 +66,9 @@ type routeKey struct {
 }
 
 // Planner chooses kernels. It is safe for concurrent use; routes are cached
-// per key so that a repeated shape plans without allocating.
+// per key (dtypes, N, K, M's power-of-two class, alignment classes) so that a
+// repeated shape plans without allocating. The first call of a new key plans
+// from scratch and grows the cache: warm the shapes up before capturing.
 type Planner struct {
 	cat   *Catalog
 	table *Table
@@ -144,16 +146,17 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}), nil
 }
 
+// noKernelError lists every rejected kernel with its reason.
 func (pl *Planner) noKernelError(p *Problem, r *route) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: %s→%s M=%d N=%d K=%d on %s", ErrNoKernel, p.In, p.Out, p.M, p.N, p.K, pl.dev.Arch)
+	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d on %s", p.In, p.Out, p.M, p.N, p.K, pl.dev.Arch)
 	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
-		fmt.Fprintf(&b, ": e4m3 needs sm_89 or newer")
+		b.WriteString(": e4m3 needs sm_89 or newer")
 	}
 	for _, rj := range r.rejected {
 		fmt.Fprintf(&b, "\n  %s: %s", rj.Kernel, rj.Reason)
 	}
-	return fmt.Errorf("%w%s", ErrNoKernel, strings.TrimPrefix(b.String(), ErrNoKernel.Error()))
+	return fmt.Errorf("%w: %s", ErrNoKernel, b.String())
 }
 
 func (pl *Planner) key(p *Problem) routeKey {
