@@ -7,15 +7,20 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
+var (
+	defaultCatalog = sync.OnceValues(func() (*Catalog, error) { return ParseManifest(kernels.Manifest) })
+	defaultTable   = sync.OnceValues(func() (*Table, error) {
+		cat, err := DefaultCatalog()
+		if err != nil {
+			return nil, err
+		}
+		return LoadTable("buckets.yaml (embedded)", gemmroute.DefaultTable, cat)
+	})
+)
+
 // DefaultCatalog returns the catalog of the embedded kernel manifest.
-var DefaultCatalog = sync.OnceValues(func() (*Catalog, error) { return ParseManifest(kernels.Manifest) })
+func DefaultCatalog() (*Catalog, error) { return defaultCatalog() }
 
 // DefaultTable returns the embedded buckets.yaml, validated against the
 // default catalog.
-var DefaultTable = sync.OnceValues(func() (*Table, error) {
-	cat, err := DefaultCatalog()
-	if err != nil {
-		return nil, err
-	}
-	return LoadTable("buckets.yaml (embedded)", gemmroute.DefaultTable, cat)
-})
+func DefaultTable() (*Table, error) { return defaultTable() }
