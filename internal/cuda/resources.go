@@ -16,12 +16,11 @@ import (
 
 // DeviceAttrs is what planning needs to know of the device.
 type DeviceAttrs struct {
-	Name          string
-	Major, Minor  int
-	SMs, L2Bytes  int
-	SmemOptIn     int // opt-in shared memory per block
-	MemBytes      int64
-	DriverVersion int // e.g. 13000
+	Name         string
+	Major, Minor int
+	SMs, L2Bytes int
+	SmemOptIn    int // opt-in shared memory per block
+	MemBytes     int64
 }
 
 // Attrs reads the device's attributes.
@@ -50,11 +49,6 @@ func (c *Context) Attrs() (DeviceAttrs, error) {
 		}
 		*q.dst = int(v)
 	}
-	var v C.int
-	if err := check("cuDriverGetVersion", C.cuDriverGetVersion(&v)); err != nil {
-		return a, err
-	}
-	a.DriverVersion = int(v)
 	return a, nil
 }
 
