@@ -45,6 +45,11 @@ type KernelSpec struct {
 	Reduction    string `json:"reduction"`
 	ReduceKernel string `json:"reduce_kernel,omitempty"`
 	IndexBits    int    `json:"index_bits"` // 32: offsets must stay below 2^31 elements; 64: any
+	// LoadBytes is how many weight bytes one thread has in flight per
+	// pipeline stage; Registers the registers per thread ptxas reported (0:
+	// unknown). The heuristic level uses both to judge latency hiding.
+	LoadBytes int `json:"load_bytes"`
+	Registers int `json:"registers,omitempty"`
 }
 
 // RunsOn reports whether the kernel has code for arch.

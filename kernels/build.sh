@@ -21,7 +21,7 @@ while read -r file tag flags; do
   pids+=($!)
 done < <($GEN -images)
 for p in "${pids[@]}"; do wait "$p"; done
-$GEN -dir kernels -nvcc "$ver"
+$GEN -dir kernels -nvcc "$ver" -ptxas "${LOGDIR:-/tmp}"
 grep -c "Compiling entry" "${LOGDIR:-/tmp}"/ptxas-*.log
 grep -B1 -A0 spill "${LOGDIR:-/tmp}"/ptxas-*.log | grep -v ' 0 bytes spill' | grep spill || echo "no spills"
 ls -l kernels/images/*.fatbin

@@ -101,5 +101,14 @@ func (in instance) spec(im imageSpec) dispatch.KernelSpec {
 		MaxSplitK: 16, Reduction: dispatch.ReduceWorkspace,
 		ReduceKernel: "gemmroute_" + im.tag + "_" + reduceSuffix(in.out),
 		IndexBits:    64,
+		LoadBytes:    in.loadBytes(),
 	}
+}
+
+// loadBytes is the weight bytes a thread loads per pipeline stage.
+func (in instance) loadBytes() int {
+	if in.family == "decode_fma" {
+		return in.u * in.tn * in.vec * in.in.Size()
+	}
+	return in.u * in.lv * (in.tn / 16) * 2 * 16
 }

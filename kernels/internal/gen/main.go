@@ -17,7 +17,9 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +30,7 @@ import (
 func main() {
 	dir := flag.String("dir", "kernels", "the kernels directory")
 	nvcc := flag.String("nvcc", "", "nvcc version that just built the images (set by build.sh)")
+	ptxas := flag.String("ptxas", "", "directory of build.sh's ptxas-*.log: registers per kernel (default: keep the manifest's)")
 	flag.Parse()
 	if err := os.WriteFile(filepath.Join(*dir, "src", "instances_gen.cu"), instancesCU(), 0o644); err != nil {
 		log.Fatal(err)
@@ -36,13 +39,23 @@ func main() {
 	if b, err := os.ReadFile(filepath.Join(*dir, "manifest.json")); err == nil {
 		_ = json.Unmarshal(b, &old)
 	}
-	build := buildInfo{hash: old.SourceHash, nvcc: old.NVCC, date: old.Built}
+	build := buildInfo{hash: old.SourceHash, nvcc: old.NVCC, date: old.Built, registers: map[string]int{}}
+	for _, k := range old.Kernels {
+		build.registers[k.Name] = k.Registers
+	}
+	if *ptxas != "" {
+		regs, err := readRegisters(*ptxas)
+		if err != nil {
+			log.Fatal(err)
+		}
+		build.registers = regs
+	}
 	if *nvcc != "" {
 		h, err := kernels.SourceHash(os.DirFS(filepath.Join(*dir, "src")))
 		if err != nil {
 			log.Fatal(err)
 		}
-		build = buildInfo{hash: h, nvcc: *nvcc, date: time.Now().UTC().Format("2006-01-02")}
+		build.hash, build.nvcc, build.date = h, *nvcc, time.Now().UTC().Format("2006-01-02")
 	}
 	out, err := manifestJSON(build)
 	if err != nil {
@@ -53,7 +66,40 @@ func main() {
 	}
 }
 
-type buildInfo struct{ hash, nvcc, date string }
+// buildInfo is what a build adds to the instance list: the sources' hash,
+// the nvcc version, the date and the registers ptxas gave each kernel.
+type buildInfo struct {
+	hash, nvcc, date string
+	registers        map[string]int
+}
+
+// readRegisters reads "Compiling entry function 'NAME'" … "Used N registers"
+// pairs from the ptxas-*.log files of dir.
+func readRegisters(dir string) (map[string]int, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "ptxas-*.log"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no ptxas-*.log in %s", dir)
+	}
+	entry := regexp.MustCompile(`Compiling entry function '([^']+)'`)
+	used := regexp.MustCompile(`Used (\d+) registers`)
+	regs := map[string]int{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		for line := range strings.Lines(string(b)) {
+			if m := entry.FindStringSubmatch(line); m != nil {
+				name = m[1]
+			} else if m := used.FindStringSubmatch(line); m != nil && name != "" {
+				regs[name], _ = strconv.Atoi(m[1])
+				name = ""
+			}
+		}
+	}
+	return regs, nil
+}
 
 // instancesCU renders the extern "C" wrappers of every instance. GR_ARCH
 // (sm80, sm90) is set by build.sh per image and prefixes every name.
@@ -86,7 +132,9 @@ func manifestJSON(build buildInfo) ([]byte, error) {
 	for _, im := range images {
 		m.Images = append(m.Images, dispatch.Image{File: im.file, Targets: im.targets, Flags: strings.TrimSpace(commonFlags + " " + im.flags)})
 		for _, in := range instances() {
-			m.Kernels = append(m.Kernels, in.spec(im))
+			k := in.spec(im)
+			k.Registers = build.registers[k.Name]
+			m.Kernels = append(m.Kernels, k)
 		}
 	}
 	if _, err := dispatch.NewCatalog(m); err != nil {
