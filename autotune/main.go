@@ -32,9 +32,8 @@ var commands = map[string]command{}
 // planned are the subcommands that come with the GPU issues; while a build
 // lacks one, its name is reported as such rather than as unknown.
 var planned = map[string]string{
-	"tune":    "measure every candidate kernel on this GPU and write a table",
-	"bench":   "time the chosen kernels against cuBLAS by graph replay",
-	"compare": "compare two tables or two benchmark runs",
+	"tune":  "measure every candidate kernel on this GPU and write a table",
+	"bench": "time the chosen kernels against cuBLAS by graph replay",
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -75,7 +74,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].synopsis)
 	}
 	first := true
-	for _, name := range []string{"tune", "bench", "compare"} {
+	for _, name := range slices.Sorted(maps.Keys(planned)) {
 		if _, ok := commands[name]; !ok {
 			if first {
 				fmt.Fprint(w, "\ncoming with the GPU issues:\n")
