@@ -29,11 +29,12 @@ type command struct {
 // commands holds the subcommands of this build, by name.
 var commands = map[string]command{}
 
-// planned are the subcommands that come with the GPU issues; while a build
-// lacks one, its name is reported as such rather than as unknown.
-var planned = map[string]string{
-	"tune":  "measure every candidate kernel on this GPU and write a table",
-	"bench": "time the chosen kernels against cuBLAS by graph replay",
+// elsewhere are subcommands this build lacks, with where they are: the GPU
+// ones live in the default (CUDA) build, tune comes with its issue. Their
+// names are reported as such rather than as unknown.
+var elsewhere = map[string]string{
+	"tune":  "measure, gate, choose and report in one run — not yet: use bench -sweep, table and report",
+	"bench": "time the engine's kernels by graph replay and events — in the default build, on a GPU",
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -59,8 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c, ok := commands[name]; ok {
 		return c.run(args, stdout, stderr)
 	}
-	if what, ok := planned[name]; ok {
-		fmt.Fprintf(stderr, "autotune %s (%s) needs a GPU and comes with its own issue; this build does not have it\n", name, what)
+	if where, ok := elsewhere[name]; ok {
+		fmt.Fprintf(stderr, "autotune %s: not in this build: %s\n", name, where)
 	} else {
 		fmt.Fprintf(stderr, "autotune: unknown command %q\n", name)
 		usage(stderr)
@@ -74,13 +75,13 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].synopsis)
 	}
 	first := true
-	for _, name := range slices.Sorted(maps.Keys(planned)) {
+	for _, name := range slices.Sorted(maps.Keys(elsewhere)) {
 		if _, ok := commands[name]; !ok {
 			if first {
-				fmt.Fprint(w, "\ncoming with the GPU issues:\n")
+				fmt.Fprint(w, "\nnot in this build:\n")
 				first = false
 			}
-			fmt.Fprintf(w, "  %-8s %s\n", name, planned[name])
+			fmt.Fprintf(w, "  %-8s %s\n", name, elsewhere[name])
 		}
 	}
 	fmt.Fprint(w, "\n\"autotune help COMMAND\" lists a command's flags.\n")
