@@ -43,7 +43,7 @@ func compareTables(oldT, newT *dispatch.Table, threshold float64) []slowdown {
 					if !ok || ot <= 0 {
 						continue
 					}
-					s := slowdown{entry: entryName(ne), bucket: bucketName(nb), m: m, oldUS: ot, newUS: nb.TimesUS[m],
+					s := slowdown{entry: entryName(ne), bucket: nb.String(), m: m, oldUS: ot, newUS: nb.TimesUS[m],
 						oldK: ob.Kernel, newK: nb.Kernel, pct: 100 * (nb.TimesUS[m]/ot - 1)}
 					s.pastThreshold = s.pct > threshold
 					out = append(out, s)
@@ -79,13 +79,6 @@ func entryName(e dispatch.Entry) string {
 		return fmt.Sprintf("%s %s→%s default", e.Arch, e.In, e.Out)
 	}
 	return fmt.Sprintf("%s %s→%s N=%d K=%d", e.Arch, e.In, e.Out, e.N, e.K)
-}
-
-func bucketName(b dispatch.Bucket) string {
-	if b.MaxM == 0 {
-		return fmt.Sprintf("[%d, ∞)", b.MinM)
-	}
-	return fmt.Sprintf("[%d, %d]", b.MinM, b.MaxM)
 }
 
 func runCompare(args []string, stdout, stderr io.Writer) int {

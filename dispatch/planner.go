@@ -8,38 +8,6 @@ import (
 	"sync"
 )
 
-// Level says which part of the fallback order answered a plan.
-type Level uint8
-
-// The fallback order, best first.
-const (
-	LevelNone      Level = iota // no plan
-	LevelNoop                   // M = 0 or N = 0: nothing to launch
-	LevelExact                  // the table's entry for this exact (N, K)
-	LevelDefault                // the table's default entry for the arch and dtypes
-	LevelHeuristic              // analytic model over the constraint survivors
-	LevelForced                 // a kernel named by the caller
-)
-
-// String names the level as Explain does.
-func (l Level) String() string {
-	return [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}[l]
-}
-
-// Plan is how one problem will run: the kernel, its launch geometry and its
-// split-K workspace. Plans are values; Explain tells how it was chosen.
-type Plan struct {
-	Kernel         *KernelSpec // nil for a no-op
-	SplitK         int         // blocks along K (1: no split)
-	KPerSplit      int         // K elements per split
-	Grid, Block    [3]uint32   // launch geometry of the main kernel
-	SmemBytes      int         // dynamic shared memory of the main kernel
-	WorkspaceBytes int64       // fp32 partials needed when SplitK > 1
-	Level          Level       // which fallback level answered
-	M, N, K        int
-	route          *route
-}
-
 // route is the cached, immutable outcome of planning one route key.
 type route struct {
 	kernel     *KernelSpec
@@ -190,26 +158,19 @@ func (pl *Planner) route(p *Problem, key routeKey) *route {
 		}
 		k := pl.cat.Kernel(b.Kernel)
 		if k == nil {
-			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, bucketText(b), b.Kernel))
+			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
 			continue
 		}
 		if why := CheckKernel(k, p, pl.dev, max(b.SplitK, 1)); why != "" {
-			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, bucketText(b), b.Kernel, why))
+			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, why))
 			continue
 		}
-		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, bucketText(b), b.RunnerUp
+		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
 		_, r.rejected = Filter(pl.cat, p, pl.dev)
 		return r
 	}
 	pl.heuristic(p, key, r)
 	return r
-}
-
-func bucketText(b *Bucket) string {
-	if b.MaxM == 0 {
-		return fmt.Sprintf("[%d, ∞)", b.MinM)
-	}
-	return fmt.Sprintf("[%d, %d]", b.MinM, b.MaxM)
 }
 
 // splitChoices are the split-K factors the heuristic considers.
@@ -258,172 +219,4 @@ func (r *route) runnerUpName() string {
 		return fmt.Sprintf("%s split-K %d", r.kernel.Name, r.splitK)
 	}
 	return r.kernel.Name
-}
-
-// EstimateSeconds is the analytic model: bytes over read bandwidth or flops
-// over the family's rate, whichever is larger, stretched by the idle share of
-// a partial last wave, plus launch costs. It ranks kernels; it is no timing.
-func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) float64 {
-	bw, peak := dev.ReadBandwidth, dev.PeakFLOPS
-	if bw == 0 {
-		bw = 1e12
-	}
-	if peak == 0 {
-		peak = 1e14
-	}
-	mTiles, nTiles := ceilDiv(p.M, k.TileM), ceilDiv(p.N, k.TileN)
-	in, out := float64(p.In.Size()), float64(p.Out.Size())
-	// Weights come from memory once per M tile. Activations are re-read by
-	// every N tile, from L2/L1, whose bandwidth is taken as 3× memory's.
-	bytes := float64(mTiles)*float64(p.N)*float64(p.K)*in + 2*float64(p.M)*float64(p.N)*out
-	bytes += float64(nTiles*mTiles*k.TileM) * float64(p.K) * in / 3
-	if splitK > 1 {
-		bytes += 2 * float64(splitK) * float64(p.M) * float64(p.N) * 4
-	}
-	// Element loads (alignment below 16 bytes) issue 8× the instructions.
-	if k.PtrAlign < 16 {
-		bytes *= 1.5
-	}
-	flops := 2 * float64(p.M) * float64(p.N) * float64(p.K)
-	rate := familyRate(k, peak)
-	// A tile does TileM tokens of work however few tokens it holds.
-	flops *= float64(mTiles*k.TileM) / float64(p.M)
-	perSM := blocksPerSM(k, dev)
-	slots := float64(dev.SMs * perSM)
-	blocks := float64(mTiles * nTiles * splitK)
-	waves := math.Ceil(blocks / slots)
-	// One wave: bandwidth scales with the SMs that have work. More: the
-	// partial last wave idles its share of the slots.
-	eff := math.Min(1, blocks/float64(dev.SMs))
-	if waves > 1 {
-		eff = blocks / (waves * slots)
-	}
-	// Latency hiding: the bytes in flight per SM against bandwidth × latency
-	// (about a microsecond of memory latency under load).
-	resident := math.Min(float64(perSM), math.Ceil(blocks/float64(dev.SMs)))
-	inFlight := resident * float64(k.Threads*max(k.LoadBytes, 16))
-	hide := math.Min(1, inFlight/(bw/float64(dev.SMs)*memLatency))
-	t := math.Max(bytes/bw/math.Max(hide, 0.05), flops/rate) / math.Max(eff, 0.02)
-	// A block walks K in rounds of (warps × TileK); a split shorter than a
-	// round leaves lanes idle.
-	round := k.Threads / 32 * k.TileK
-	if kps := ceilDiv(p.K, splitK); kps > 0 {
-		t *= float64(ceilDiv(kps, round)*round) / float64(kps)
-	}
-	t += 2e-6 // launch and ramp
-	if splitK > 1 {
-		t += 2e-6 // the reduce kernel
-	}
-	return t
-}
-
-// memLatency is the memory latency under load that the model hides.
-const memLatency = 1e-6
-
-// blocksPerSM is how many blocks of k fit on one SM: threads, registers
-// (when the manifest knows them) and shared memory.
-func blocksPerSM(k *KernelSpec, dev DeviceInfo) int {
-	n := min(2048/k.Threads, 32)
-	if k.Registers > 0 {
-		n = min(n, 65536/(((k.Registers+7)/8*8)*k.Threads))
-	}
-	if k.SmemBytes > 0 {
-		n = min(n, (dev.SmemOptIn+1024)/(k.SmemBytes+1024))
-	}
-	return max(n, 1)
-}
-
-// familyRate is the arithmetic rate a family reaches, as a share of peak.
-func familyRate(k *KernelSpec, peak float64) float64 {
-	switch {
-	case strings.Contains(k.Family, "fma"):
-		return peak / 12 // CUDA-core FMA
-	case strings.Contains(k.Family, "decode"):
-		return peak / 4 // mma.sync with a narrow token side
-	}
-	return peak / 2 // tiled mma.sync on Hopper
-}
-
-// geometry fills a Plan from a route and the live problem (no allocation).
-func geometry(p *Problem, r *route) Plan {
-	k := r.kernel
-	s := r.splitK
-	kps := p.K
-	if s > 1 && p.K > 0 {
-		kps = ceilDiv(ceilDiv(p.K, s), k.TileK) * k.TileK
-		s = max(1, ceilDiv(p.K, kps))
-	} else {
-		s = 1
-	}
-	pl := Plan{
-		Kernel: k, SplitK: s, KPerSplit: kps, SmemBytes: k.SmemBytes, Level: r.level,
-		M: p.M, N: p.N, K: p.K, route: r,
-		Grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
-		Block: [3]uint32{uint32(k.Threads), 1, 1},
-	}
-	if s > 1 {
-		pl.WorkspaceBytes = int64(s) * int64(p.M) * int64(p.N) * 4
-	}
-	return pl
-}
-
-// Bucket names the M range that answered: a table bucket such as
-// "[17, 64]", the heuristic's power-of-two class, "forced", or "" for a no-op.
-func (pl Plan) Bucket() string {
-	if pl.route == nil {
-		return ""
-	}
-	return pl.route.bucket
-}
-
-// RunnerUp names the second choice the table or heuristic recorded ("" if none).
-func (pl Plan) RunnerUp() string {
-	if pl.route == nil {
-		return ""
-	}
-	return pl.route.runnerUp
-}
-
-// Explain says how the plan was chosen: level, bucket, kernel, runner-up,
-// each level that was passed over and each rejected kernel with its reason.
-func (pl Plan) Explain() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.M, pl.N, pl.K)
-	if pl.Level == LevelNoop {
-		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
-		return b.String()
-	}
-	if pl.route == nil || pl.Kernel == nil {
-		b.WriteString("plan: none\n")
-		return b.String()
-	}
-	r := pl.route
-	fmt.Fprintf(&b, "level: %s\nbucket: %s\nkernel: %s\n", pl.Level, r.bucket, pl.Kernel.Name)
-	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.KPerSplit, pl.WorkspaceBytes)
-	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.Grid, pl.Block, pl.SmemBytes)
-	if r.estimateUS > 0 {
-		fmt.Fprintf(&b, "estimate: %.1f µs (model, not a measurement)\n", r.estimateUS)
-	}
-	if r.runnerUp != "" {
-		if r.runnerUS > 0 && !math.IsInf(r.runnerUS, 0) {
-			fmt.Fprintf(&b, "runner-up: %s (%.1f µs estimated)\n", r.runnerUp, r.runnerUS)
-		} else {
-			fmt.Fprintf(&b, "runner-up: %s\n", r.runnerUp)
-		}
-	}
-	for _, n := range r.notes {
-		fmt.Fprintf(&b, "passed over: %s\n", n)
-	}
-	wrongTypes := 0
-	for _, rj := range r.rejected {
-		if strings.HasPrefix(rj.Reason, "computes ") {
-			wrongTypes++ // other dtypes: counted, not listed
-			continue
-		}
-		fmt.Fprintf(&b, "rejected: %s: %s\n", rj.Kernel, rj.Reason)
-	}
-	if wrongTypes > 0 {
-		fmt.Fprintf(&b, "rejected: %d kernels for other dtypes\n", wrongTypes)
-	}
-	return b.String()
 }

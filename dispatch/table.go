@@ -1,6 +1,9 @@
 package dispatch
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // Table is a bucket table (buckets.yaml): for each (arch, dtypes, layout) and
 // optionally an exact (N, K), geometric M buckets naming a kernel and split-K.
@@ -45,6 +48,14 @@ type Bucket struct {
 	TimesUS   map[int]float64 `yaml:"times_us,omitempty"`   // chosen kernel's time at sample Ms
 	RunnerUp  string          `yaml:"runner_up,omitempty"`  // second-best kernel
 	MarginPct float64         `yaml:"margin_pct,omitempty"` // runner-up's worst-case slowdown over the choice, %
+}
+
+// String writes the bucket's range: "[17, 64]", or "[257, ∞)" when open.
+func (b *Bucket) String() string {
+	if b.MaxM == 0 {
+		return fmt.Sprintf("[%d, ∞)", b.MinM)
+	}
+	return fmt.Sprintf("[%d, %d]", b.MinM, b.MaxM)
 }
 
 // Contains reports whether m falls in the bucket.

@@ -1,0 +1,123 @@
+package dispatch
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Level says which part of the fallback order answered a plan.
+type Level uint8
+
+// The fallback order, best first.
+const (
+	LevelNone      Level = iota // no plan
+	LevelNoop                   // M = 0 or N = 0: nothing to launch
+	LevelExact                  // the table's entry for this exact (N, K)
+	LevelDefault                // the table's default entry for the arch and dtypes
+	LevelHeuristic              // analytic model over the constraint survivors
+	LevelForced                 // a kernel named by the caller
+)
+
+// String names the level as Explain does.
+func (l Level) String() string {
+	return [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}[l]
+}
+
+// Plan is how one problem will run: the kernel, its launch geometry and its
+// split-K workspace. Plans are values; Explain tells how it was chosen.
+type Plan struct {
+	Kernel         *KernelSpec // nil for a no-op
+	SplitK         int         // blocks along K (1: no split)
+	KPerSplit      int         // K elements per split
+	Grid, Block    [3]uint32   // launch geometry of the main kernel
+	SmemBytes      int         // dynamic shared memory of the main kernel
+	WorkspaceBytes int64       // fp32 partials needed when SplitK > 1
+	Level          Level       // which fallback level answered
+	M, N, K        int
+	route          *route
+}
+
+// geometry fills a Plan from a route and the live problem (no allocation).
+func geometry(p *Problem, r *route) Plan {
+	k := r.kernel
+	s := r.splitK
+	kps := p.K
+	if s > 1 && p.K > 0 {
+		kps = ceilDiv(ceilDiv(p.K, s), k.TileK) * k.TileK
+		s = max(1, ceilDiv(p.K, kps))
+	} else {
+		s = 1
+	}
+	pl := Plan{
+		Kernel: k, SplitK: s, KPerSplit: kps, SmemBytes: k.SmemBytes, Level: r.level,
+		M: p.M, N: p.N, K: p.K, route: r,
+		Grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
+		Block: [3]uint32{uint32(k.Threads), 1, 1},
+	}
+	if s > 1 {
+		pl.WorkspaceBytes = int64(s) * int64(p.M) * int64(p.N) * 4
+	}
+	return pl
+}
+
+// Bucket names the M range that answered: a table bucket such as
+// "[17, 64]", the heuristic's power-of-two class, "forced", or "" for a no-op.
+func (pl Plan) Bucket() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.bucket
+}
+
+// RunnerUp names the second choice the table or heuristic recorded ("" if none).
+func (pl Plan) RunnerUp() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.runnerUp
+}
+
+// Explain says how the plan was chosen: level, bucket, kernel, runner-up,
+// each level that was passed over and each rejected kernel with its reason.
+func (pl Plan) Explain() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.M, pl.N, pl.K)
+	if pl.Level == LevelNoop {
+		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
+		return b.String()
+	}
+	if pl.route == nil || pl.Kernel == nil {
+		b.WriteString("plan: none\n")
+		return b.String()
+	}
+	r := pl.route
+	fmt.Fprintf(&b, "level: %s\nbucket: %s\nkernel: %s\n", pl.Level, r.bucket, pl.Kernel.Name)
+	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.KPerSplit, pl.WorkspaceBytes)
+	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.Grid, pl.Block, pl.SmemBytes)
+	if r.estimateUS > 0 {
+		fmt.Fprintf(&b, "estimate: %.1f µs (model, not a measurement)\n", r.estimateUS)
+	}
+	if r.runnerUp != "" {
+		if r.runnerUS > 0 && !math.IsInf(r.runnerUS, 0) {
+			fmt.Fprintf(&b, "runner-up: %s (%.1f µs estimated)\n", r.runnerUp, r.runnerUS)
+		} else {
+			fmt.Fprintf(&b, "runner-up: %s\n", r.runnerUp)
+		}
+	}
+	for _, n := range r.notes {
+		fmt.Fprintf(&b, "passed over: %s\n", n)
+	}
+	wrongTypes := 0
+	for _, rj := range r.rejected {
+		if strings.HasPrefix(rj.Reason, "computes ") {
+			wrongTypes++ // other dtypes: counted, not listed
+			continue
+		}
+		fmt.Fprintf(&b, "rejected: %s: %s\n", rj.Kernel, rj.Reason)
+	}
+	if wrongTypes > 0 {
+		fmt.Fprintf(&b, "rejected: %d kernels for other dtypes\n", wrongTypes)
+	}
+	return b.String()
+}
