@@ -51,7 +51,7 @@ func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) floa
 	t := math.Max(bytes/bw/math.Max(hide, 0.05), flops/rate) / math.Max(eff, 0.02)
 	// A block walks K in rounds of (warps × TileK); a split shorter than a
 	// round leaves lanes idle.
-	round := k.Threads / 32 * k.TileK
+	round := max(1, k.Threads/32) * k.TileK
 	if kps := ceilDiv(p.K, splitK); kps > 0 {
 		t *= float64(ceilDiv(kps, round)*round) / float64(kps)
 	}

@@ -390,3 +390,12 @@ func BenchmarkPlanCached(b *testing.B) {
 		_, _ = pl.Plan(&p)
 	}
 }
+
+// The model stays finite for any valid manifest entry (a one-thread kernel,
+// no load_bytes, no registers).
+func TestEstimateTinyKernel(t *testing.T) {
+	k := &KernelSpec{Name: "tiny", Family: "decode_fma", TileM: 1, TileN: 1, TileK: 1, Threads: 1, PtrAlign: 2, LDAlign: 2, KMultiple: 1, MaxSplitK: 1}
+	p := testProblem(3, 5, 7)
+	est := EstimateSeconds(k, &p, 1, H200)
+	assert.False(t, math.IsInf(est, 0) || math.IsNaN(est) || est <= 0, "estimate %g", est)
+}
