@@ -52,7 +52,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := dispatch.Options{}
 	if *tablePath != "" {
-		if opts.Table, err = loadTableFile(*tablePath); err != nil {
+		cat, err := loadCatalog("")
+		if err == nil {
+			opts.Table, err = loadTableFile(*tablePath, cat)
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "bench:", err)
 			return 1
 		}

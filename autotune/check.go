@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-
-	"github.com/gemmroute/gemmroute/dispatch"
 )
 
 func init() {
@@ -29,11 +26,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		return fail(stderr, err)
-	}
-	t, err := dispatch.LoadTable(files[0], data, cat)
+	t, err := loadTableFile(files[0], cat)
 	if err != nil {
 		return fail(stderr, err) // TableErrors: one line each
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 
@@ -93,13 +94,7 @@ func buildEntries(samples []sample, base *dispatch.Table, report io.Writer) ([]d
 			byKey[def] = append(byKey[def], s)
 		}
 	}
-	keys := slices.SortedFunc(func(yield func(entryKey) bool) {
-		for k := range byKey {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b entryKey) int {
+	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b entryKey) int {
 		return cmp.Or(cmp.Compare(a.arch, b.arch), cmp.Compare(a.dtype, b.dtype), cmp.Compare(a.n, b.n), cmp.Compare(a.k, b.k))
 	})
 	var out []dispatch.Entry

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
+	"maps"
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -38,7 +38,7 @@ func compareTables(oldT, newT *dispatch.Table, threshold float64) []slowdown {
 				if ob.MinM != nb.MinM || ob.MaxM != nb.MaxM {
 					continue
 				}
-				for _, m := range slices.Sorted(mapKeys(nb.TimesUS)) {
+				for _, m := range slices.Sorted(maps.Keys(nb.TimesUS)) {
 					ot, ok := ob.TimesUS[m]
 					if !ok || ot <= 0 {
 						continue
@@ -54,21 +54,10 @@ func compareTables(oldT, newT *dispatch.Table, threshold float64) []slowdown {
 	return out
 }
 
-func mapKeys(m map[int]float64) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 func findEntry(t *dispatch.Table, e dispatch.Entry) *dispatch.Entry {
 	for i := range t.Entries {
-		o := &t.Entries[i]
-		if o.Arch == e.Arch && o.In == e.In && o.Out == e.Out && o.Layout == e.Layout && o.N == e.N && o.K == e.K {
-			return o
+		if sameEntryKey(t.Entries[i], e) {
+			return &t.Entries[i]
 		}
 	}
 	return nil
@@ -99,11 +88,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	var tables [2]*dispatch.Table
 	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		if tables[i], err = dispatch.LoadTable(f, data, cat); err != nil {
+		if tables[i], err = loadTableFile(f, cat); err != nil {
 			return fail(stderr, err)
 		}
 	}

@@ -143,12 +143,8 @@ func loadCatalog(path string) (*dispatch.Catalog, error) {
 	return dispatch.ParseManifest(data)
 }
 
-// loadTableFile reads and validates a table against loadCatalog's catalog.
-func loadTableFile(path string) (*dispatch.Table, error) {
-	cat, err := loadCatalog("")
-	if err != nil {
-		return nil, err
-	}
+// loadTableFile reads a table and validates it against cat.
+func loadTableFile(path string, cat *dispatch.Catalog) (*dispatch.Table, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

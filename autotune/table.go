@@ -92,14 +92,17 @@ func reportBucket(w io.Writer, key entryKey, b measuredBucket) {
 		key.arch, key.dtype, shape, b.String(), b.Kernel, b.SplitK, b.RunnerUp, b.MarginPct, 100*(b.loss-1))
 }
 
+// sameEntryKey reports whether two entries route the same key: arch,
+// dtypes, layout and exact shape.
+func sameEntryKey(a, b dispatch.Entry) bool {
+	return a.Arch == b.Arch && a.In == b.In && a.Out == b.Out && a.Layout == b.Layout && a.N == b.N && a.K == b.K
+}
+
 // mergeEntries replaces base entries that fresh ones cover and keeps the rest.
 func mergeEntries(base []dispatch.Entry, fresh []dispatch.Entry) []dispatch.Entry {
-	same := func(a, b dispatch.Entry) bool {
-		return a.Arch == b.Arch && a.In == b.In && a.Out == b.Out && a.Layout == b.Layout && a.N == b.N && a.K == b.K
-	}
 	var out []dispatch.Entry
 	for _, e := range base {
-		if !slices.ContainsFunc(fresh, func(f dispatch.Entry) bool { return same(e, f) }) {
+		if !slices.ContainsFunc(fresh, func(f dispatch.Entry) bool { return sameEntryKey(e, f) }) {
 			out = append(out, e)
 		}
 	}
