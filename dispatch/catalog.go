@@ -104,6 +104,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 		switch {
 		case k.Name == "":
 			return nil, fmt.Errorf("%w: kernel #%d has no name", ErrManifest, i)
+		case !validKernelName(k.Name):
+			return nil, bad(kernelNameRule)
 		case c.byName[k.Name] != nil:
 			return nil, bad("listed twice")
 		case !images[k.Image]:
@@ -135,6 +137,24 @@ func (c *Catalog) Kernel(name string) *KernelSpec { return c.byName[name] }
 
 // Kernels returns every kernel, in manifest order.
 func (c *Catalog) Kernels() []KernelSpec { return c.Manifest.Kernels }
+
+// kernelNameRule says what validKernelName accepts.
+const kernelNameRule = "a kernel name is ASCII letters, digits and '_' (it is a C symbol)"
+
+// validKernelName reports whether name can be a kernel's C symbol. Tables and
+// manifests accept nothing else, so a name always saves and loads back as
+// written.
+func validKernelName(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // Names returns every kernel name, sorted.
 func (c *Catalog) Names() []string {

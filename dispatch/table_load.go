@@ -339,6 +339,10 @@ func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *Catalog) {
 		l.need(m, "kernel", "name the kernel that runs this bucket")
 		return
 	}
+	if !validKernelName(b.Kernel) {
+		l.errorf(at(m, "kernel"), "kernel %q is not a kernel name: %s", b.Kernel, kernelNameRule)
+		return
+	}
 	if cat == nil {
 		return
 	}

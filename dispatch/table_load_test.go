@@ -107,6 +107,7 @@ func TestLoadTableErrors(t *testing.T) {
 		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be at least 1"},
 		{"split_k missing", edit(t, "        kernel: k90_bf16\n        split_k: 1\n", "        kernel: k90_bf16\n"), 9, "split_k is 0"},
 		{"empty kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\"\n        split_k: 1\n      -"), 11, "kernel is empty"},
+		{"newline kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\\n\"\n        split_k: 1\n      -"), 11, "is not a kernel name"},
 		{"not a number", edit(t, "max_m: 16", "max_m: sixteen"), 10, `max_m: "sixteen" is not a whole number`},
 		{"not a mapping", edit(t, "  - arch: sm_90\n", "  - 5\n  - arch: sm_90\n"), 4, "entry must be a mapping"},
 		{"fraction", edit(t, "min_m: 17", "min_m: 17.5"), 13, `min_m: "17.5" is not a whole number`},

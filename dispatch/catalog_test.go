@@ -1,0 +1,59 @@
+package dispatch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNewCatalogErrors edits one valid kernel per case and checks that the
+// manifest is refused with ErrManifest and a message naming the rule.
+func TestNewCatalogErrors(t *testing.T) {
+	valid := func() KernelSpec {
+		return KernelSpec{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
+			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 4, Reduction: ReduceWorkspace,
+			ReduceKernel: "reduce_f32", IndexBits: 32}
+	}
+	manifest := func(ks ...KernelSpec) Manifest {
+		return Manifest{Images: []Image{{File: "sm90.fatbin"}}, Kernels: ks}
+	}
+	_, err := NewCatalog(manifest(valid()))
+	require.NoError(t, err)
+
+	cases := []struct {
+		name   string
+		edit   func(k *KernelSpec)
+		phrase string
+	}{
+		{"no name", func(k *KernelSpec) { k.Name = "" }, "has no name"},
+		{"newline in name", func(k *KernelSpec) { k.Name = "k\n" }, "a kernel name is ASCII letters"},
+		{"space in name", func(k *KernelSpec) { k.Name = "k 90" }, "a kernel name is ASCII letters"},
+		{"leading digit", func(k *KernelSpec) { k.Name = "90k" }, "a kernel name is ASCII letters"},
+		{"unknown image", func(k *KernelSpec) { k.Image = "sm100.fatbin" }, `image "sm100.fatbin" is not among`},
+		{"layout", func(k *KernelSpec) { k.Layout = "nn" }, "layout must be tn"},
+		{"zero tile", func(k *KernelSpec) { k.TileK = 0 }, "tile sizes and threads must be positive"},
+		{"too many threads", func(k *KernelSpec) { k.Threads = 2048 }, "threads ≤ 1024"},
+		{"zero alignment", func(k *KernelSpec) { k.PtrAlign = 0 }, "ptr_align, ld_align and k_multiple must be positive"},
+		{"zero split", func(k *KernelSpec) { k.MaxSplitK = 0 }, "max_split_k must be ≥ 1"},
+		{"split without reduce kernel", func(k *KernelSpec) { k.ReduceKernel = "" }, "split-K kernels need"},
+		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
+		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
+		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k := valid()
+			c.edit(&k)
+			_, err := NewCatalog(manifest(k))
+			require.ErrorIs(t, err, ErrManifest)
+			assert.Contains(t, err.Error(), c.phrase)
+		})
+	}
+	t.Run("listed twice", func(t *testing.T) {
+		_, err := NewCatalog(manifest(valid(), valid()))
+		require.ErrorIs(t, err, ErrManifest)
+		assert.Contains(t, err.Error(), "listed twice")
+	})
+}
