@@ -3,12 +3,9 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -30,7 +27,6 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	peak := fs.Float64("peak", 0, "measured dense 16-bit rate, FLOP/s (default: the device preset's)")
 	reps := fs.Int("reps", 20, "graph replays per timing (after 3 warm-up replays)")
 	tablePath := fs.String("table", "", "bucket table to route with (default: the embedded buckets.yaml)")
-	sweepPath := fs.String("sweep", "", "also time every candidate kernel × split-K 1,2,4,8 by graph replay into this CSV")
 	if _, code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -61,22 +57,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	b, err := newBencher(*reps, opts)
+	b, err := newBencher(0, *reps, 256<<20, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
 	defer b.close()
-	if *sweepPath != "" {
-		f, err := os.Create(*sweepPath)
-		if err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
-		}
-		defer f.Close()
-		b.sweep = csv.NewWriter(f)
-		_ = b.sweep.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us", "check"})
-	}
 	dev := b.eng.Device()
 	if *readBW == 0 {
 		*readBW = dev.ReadBandwidth
@@ -119,22 +105,23 @@ type bencher struct {
 	ev0, ev1   cuda.Event
 	reps       int
 	rng        *rand.Rand
-	sweep      *csv.Writer // -sweep: every candidate's graph time, or nil
 }
 
-func newBencher(reps int, opts dispatch.Options) (*bencher, error) {
-	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, 1))}
+// newBencher opens GPU ordinal device with a split-K workspace of the given
+// bytes on its timing stream.
+func newBencher(device, reps int, workspace int64, opts dispatch.Options) (*bencher, error) {
+	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, uint64(device)))}
 	var err error
-	if b.ctx, err = cuda.Open(0); err != nil {
+	if b.ctx, err = cuda.Open(device); err != nil {
 		return nil, err
 	}
-	if b.eng, err = dispatch.Open(0, opts); err != nil {
+	if b.eng, err = dispatch.Open(device, opts); err != nil {
 		return nil, err
 	}
 	if b.stream, err = b.ctx.NewStream(); err != nil {
 		return nil, err
 	}
-	if err = b.eng.Reserve(dispatch.Stream(b.stream), 256<<20); err != nil {
+	if err = b.eng.Reserve(dispatch.Stream(b.stream), workspace); err != nil {
 		return nil, err
 	}
 	b.flushWords = 2 * b.eng.Device().L2Bytes / 4
@@ -177,56 +164,20 @@ func (b *bencher) run(s shape) (benchResult, error) {
 	if err := chk.run(b.eng.GEMM); err != nil {
 		return r, err
 	}
-	wElems := int64(s.n) * int64(s.k)
-	nW := max(2, int((3*b.eng.Device().L2Bytes+wElems*2-1)/(wElems*2)))
-	a, err := b.devRandom(int64(s.m)*int64(s.k), s.dtype)
+	ops, err := b.newOperands(s)
 	if err != nil {
 		return r, err
 	}
-	defer b.ctx.Free(a)
-	w0, err := b.devRandom(wElems, s.dtype)
-	if err != nil {
-		return r, err
-	}
-	ws := []uintptr{w0}
-	defer func() {
-		for _, w := range ws {
-			_ = b.ctx.Free(w)
-		}
-	}()
-	for len(ws) < nW {
-		w, err := b.ctx.Alloc(wElems * 2)
-		if err != nil {
-			return r, err
-		}
-		ws = append(ws, w)
-		if err := b.ctx.CopyDevice(w, w0, wElems*2); err != nil {
-			return r, err
-		}
-	}
-	d, err := b.ctx.Alloc(int64(s.m) * int64(s.n) * 2)
-	if err != nil {
-		return r, err
-	}
-	defer b.ctx.Free(d)
-	probs := make([]dispatch.Problem, len(ws))
-	for i, w := range ws {
-		probs[i] = dispatch.Problem{M: s.m, N: s.n, K: s.k, In: s.dtype, Out: s.dtype, LDA: s.k, LDB: s.k, LDC: s.n,
-			A: dispatch.DevicePtr(a), B: dispatch.DevicePtr(w), D: dispatch.DevicePtr(d), Alpha: 1}
-	}
+	defer ops.free()
+	probs := ops.probs
 	pl, err := b.eng.Plan(&probs[0])
 	if err != nil {
 		return r, err
 	}
 	r.kernel, r.splitK, r.level = pl.Kernel.Name, pl.SplitK, pl.Level.String()
 	st := dispatch.Stream(b.stream)
-	if r.graphUS, r.graphP90, err = b.graphTime(probs, func(p *dispatch.Problem) error { return b.eng.GEMM(p, st) }); err != nil {
+	if r.graphUS, r.graphP90, err = b.graphTime(probs, b.reps, func(p *dispatch.Problem) error { return b.eng.GEMM(p, st) }); err != nil {
 		return r, err
-	}
-	if b.sweep != nil {
-		if err := b.sweepKernels(s, probs, chk); err != nil {
-			return r, err
-		}
 	}
 	var ev []float64
 	for i := range eventCalls + 10 {
@@ -255,8 +206,9 @@ const eventCalls = 50
 
 // graphTime captures calls over the rotating problems into one graph (R
 // calls, R a multiple of the rotation, about 32 for small problems) and
-// returns the median and p90 per-call microseconds over the replays.
-func (b *bencher) graphTime(probs []dispatch.Problem, call func(*dispatch.Problem) error) (med, hi float64, err error) {
+// returns the median and p90 per-call microseconds over reps replays after
+// three warm-up replays.
+func (b *bencher) graphTime(probs []dispatch.Problem, reps int, call func(*dispatch.Problem) error) (med, hi float64, err error) {
 	p := probs[0]
 	calls := len(probs)
 	if int64(p.M)*int64(p.N)*int64(p.K) < 1<<34 {
@@ -275,7 +227,7 @@ func (b *bencher) graphTime(probs []dispatch.Problem, call func(*dispatch.Proble
 	}
 	defer b.ctx.DestroyGraph(g)
 	var ts []float64
-	for i := range b.reps + 3 {
+	for i := range reps + 3 {
 		ms, err := b.timed(func() error { return b.ctx.Replay(g, b.stream) })
 		if err != nil {
 			return 0, 0, err
@@ -287,38 +239,65 @@ func (b *bencher) graphTime(probs []dispatch.Problem, call func(*dispatch.Proble
 	return median(ts), p90(ts), nil
 }
 
-// sweepKernels checks and times every kernel native to this arch (no PTX
-// JIT) that passes the constraints, at split-K 1, 2, 4 and 8: a candidate
-// that fails the reference check is recorded as wrong and never timed.
-// Shapes above M = 256 are skipped.
-func (b *bencher) sweepKernels(s shape, probs []dispatch.Problem, chk *checker) error {
-	st := dispatch.Stream(b.stream)
-	if s.m > 256 {
-		return nil
+// operands are one shape's device buffers for timing: activations, the
+// weight copied until the copies span ≥ 3× L2 (so each call reads its weight
+// from memory), the output, and one problem per weight copy.
+type operands struct {
+	b     *bencher
+	bufs  []uintptr
+	probs []dispatch.Problem
+}
+
+func (b *bencher) newOperands(s shape) (*operands, error) {
+	o := &operands{b: b}
+	if err := o.alloc(s); err != nil {
+		o.free()
+		return nil, err
 	}
-	for _, k := range b.eng.Planner().Catalog().Kernels() {
-		if k.MinArch != b.eng.Device().Arch {
-			continue
+	return o, nil
+}
+
+func (o *operands) alloc(s shape) error {
+	b := o.b
+	wElems := int64(s.n) * int64(s.k)
+	copies := max(2, int((3*b.eng.Device().L2Bytes+wElems*2-1)/(wElems*2)))
+	a, err := b.devRandom(int64(s.m)*int64(s.k), s.dtype)
+	if err != nil {
+		return err
+	}
+	o.bufs = append(o.bufs, a)
+	w0, err := b.devRandom(wElems, s.dtype)
+	if err != nil {
+		return err
+	}
+	o.bufs = append(o.bufs, w0)
+	ws := []uintptr{w0}
+	for len(ws) < copies {
+		w, err := b.ctx.Alloc(wElems * 2)
+		if err != nil {
+			return err
 		}
-		for _, split := range []int{1, 2, 4, 8} {
-			pl, err := b.eng.Planner().PlanKernel(&probs[0], k.Name, split)
-			if err != nil || (split > 1 && pl.SplitK != split) {
-				continue
-			}
-			row := []string{s.name, itoa(s.m), itoa(s.n), itoa(s.k), s.dtype.String(), k.Name, itoa(split)}
-			if err := chk.run(func(p *dispatch.Problem, st dispatch.Stream) error { return b.eng.Launch(pl, p, st) }); err != nil {
-				_ = b.sweep.Write(append(row, "", "", "wrong: "+strings.ReplaceAll(err.Error(), "\n", " ")))
-				continue
-			}
-			med, hi, err := b.graphTime(probs, func(p *dispatch.Problem) error { return b.eng.Launch(pl, p, st) })
-			if err != nil {
-				return fmt.Errorf("%s split %d: %w", k.Name, split, err)
-			}
-			_ = b.sweep.Write(append(row, ff(med), ff(hi), "ok"))
+		o.bufs, ws = append(o.bufs, w), append(ws, w)
+		if err := b.ctx.CopyDevice(w, w0, wElems*2); err != nil {
+			return err
 		}
 	}
-	b.sweep.Flush()
-	return b.sweep.Error()
+	d, err := b.ctx.Alloc(int64(s.m) * int64(s.n) * 2)
+	if err != nil {
+		return err
+	}
+	o.bufs = append(o.bufs, d)
+	for _, w := range ws {
+		o.probs = append(o.probs, dispatch.Problem{M: s.m, N: s.n, K: s.k, In: s.dtype, Out: s.dtype, LDA: s.k, LDB: s.k, LDC: s.n,
+			A: dispatch.DevicePtr(a), B: dispatch.DevicePtr(w), D: dispatch.DevicePtr(d), Alpha: 1})
+	}
+	return nil
+}
+
+func (o *operands) free() {
+	for _, p := range o.bufs {
+		_ = o.b.ctx.Free(p)
+	}
 }
 
 // timed returns the milliseconds between events around f on the stream.
@@ -409,5 +388,8 @@ func (c *checker) run(launch func(*dispatch.Problem, dispatch.Stream) error) err
 	if err := b.ctx.CopyOut(unsafe.Pointer(&out[0]), uintptr(c.p.D), int64(len(out))*2); err != nil {
 		return err
 	}
-	return c.d.Check(out)
+	if err := c.d.Check(out); err != nil {
+		return fmt.Errorf("%w: %v", errWrong, err)
+	}
+	return nil
 }

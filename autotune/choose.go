@@ -22,11 +22,17 @@ type choice struct {
 	loss           map[point]float64 // best's time over the fastest candidate's at each point (the bucket loss)
 }
 
-// choose picks, among candidates measured at every point of times, the one
-// with the least worst-case slowdown against the fastest candidate at each
-// point; ties go to the lower total time. ok is false when no candidate covers
-// every point.
-func choose(times map[point]map[candidate]float64) (c choice, ok bool) {
+// scored is a candidate's worst-case slowdown against the fastest candidate
+// at each point, and its total time over the points.
+type scored struct {
+	cd           candidate
+	worst, total float64
+}
+
+// rank scores the candidates measured at every point of times, best first
+// (least worst-case slowdown, then lower total time, then name), and returns
+// the fastest time at each point.
+func rank(times map[point]map[candidate]float64) ([]scored, map[point]float64) {
 	fastest := map[point]float64{}
 	var common []candidate
 	first := true
@@ -43,10 +49,6 @@ func choose(times map[point]map[candidate]float64) (c choice, ok bool) {
 			common = slices.DeleteFunc(common, func(cd candidate) bool { return !slices.Contains(here, cd) })
 		}
 	}
-	type scored struct {
-		cd           candidate
-		worst, total float64
-	}
 	var ranked []scored
 	for _, cd := range common {
 		s := scored{cd: cd}
@@ -56,12 +58,21 @@ func choose(times map[point]map[candidate]float64) (c choice, ok bool) {
 		}
 		ranked = append(ranked, s)
 	}
-	if len(ranked) == 0 {
-		return c, false
-	}
 	slices.SortFunc(ranked, func(a, b scored) int {
 		return cmp.Or(cmp.Compare(a.worst, b.worst), cmp.Compare(a.total, b.total), cmp.Compare(a.cd.kernel, b.cd.kernel), cmp.Compare(a.cd.split, b.cd.split))
 	})
+	return ranked, fastest
+}
+
+// choose picks, among candidates measured at every point of times, the one
+// with the least worst-case slowdown against the fastest candidate at each
+// point; ties go to the lower total time. ok is false when no candidate covers
+// every point.
+func choose(times map[point]map[candidate]float64) (c choice, ok bool) {
+	ranked, fastest := rank(times)
+	if len(ranked) == 0 {
+		return c, false
+	}
 	c = choice{best: ranked[0].cd, worst: ranked[0].worst, times: map[point]float64{}, loss: map[point]float64{}}
 	if len(ranked) > 1 {
 		c.runnerUp, c.margin = ranked[1].cd, 100*(ranked[1].worst-ranked[0].worst)
@@ -81,9 +92,11 @@ type entryKey struct {
 }
 
 // buildEntries turns samples into one exact entry per measured shape and one
-// default entry per (arch, dtype), chosen over all its shapes together.
-// Buckets without measurements copy the base table's choice.
-func buildEntries(samples []sample, base *dispatch.Table, report io.Writer) ([]dispatch.Entry, error) {
+// default entry per (arch, dtype), chosen over all its shapes together, with
+// buckets ending at edges (ascending powers of two) and an open last bucket.
+// Buckets without measurements take a measured neighbour's or the base
+// table's choice.
+func buildEntries(samples []sample, base *dispatch.Table, edges []int, report io.Writer) ([]dispatch.Entry, error) {
 	byKey := map[entryKey][]sample{}
 	for _, s := range samples {
 		byKey[entryKey{s.arch, s.dtype, s.n, s.k}] = append(byKey[entryKey{s.arch, s.dtype, s.n, s.k}], s)
@@ -103,10 +116,10 @@ func buildEntries(samples []sample, base *dispatch.Table, report io.Writer) ([]d
 		_, fallback := base.Find(key.arch, key.dtype, key.dtype, key.n, key.k)
 		lo := 1
 		var bs []measuredBucket
-		for i := 0; i <= len(tableEdges); i++ {
+		for i := 0; i <= len(edges); i++ {
 			hi := 0
-			if i < len(tableEdges) {
-				hi = tableEdges[i]
+			if i < len(edges) {
+				hi = edges[i]
 			}
 			bs = append(bs, bucketFor(byKey[key], lo, hi, fallback))
 			lo = hi + 1

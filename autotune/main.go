@@ -1,9 +1,14 @@
-// Command autotune builds and checks gemmroute's bucket tables
-// (buckets.yaml). Run "go run ./autotune help" for its subcommands.
+// Command autotune measures gemmroute's kernels on a GPU and writes the bucket
+// table (buckets.yaml) the dispatcher routes by:
+//
+//	go run ./autotune -model llama3-8b -out buckets.yaml -report tune-report
+//
+// runs tune, the default command. Other subcommands check, explain, compare
+// and report on tables without a GPU; "go run ./autotune help" lists them.
 //
 // Each subcommand lives in its own file and registers itself in commands
-// from an init function, so that the GPU subcommands (tune, bench, compare)
-// can arrive in their own files, behind build tags, without touching this one.
+// from an init function, so that GPU code (bench, tune's measurer) can live
+// in its own files, behind build tags, without touching this one.
 package main
 
 import (
@@ -15,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -30,21 +36,24 @@ type command struct {
 var commands = map[string]command{}
 
 // elsewhere are subcommands this build lacks, with where they are: the GPU
-// ones live in the default (CUDA) build, tune comes with its issue. Their
-// names are reported as such rather than as unknown.
+// ones live in the default (CUDA) build. Their names are reported as such
+// rather than as unknown.
 var elsewhere = map[string]string{
-	"tune":  "measure, gate, choose and report in one run — not yet: use bench -sweep, table and report",
 	"bench": "time the engine's kernels by graph replay and events — in the default build, on a GPU",
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // run dispatches to a subcommand and returns the exit code: 0 success, 1 the
-// command failed, 2 a usage error.
+// command failed, 2 a usage error. Flags without a command are tune's:
+// "autotune -model llama3-8b -out buckets.yaml" tunes.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
+	}
+	if strings.HasPrefix(args[0], "-") && !slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		args = append([]string{"tune"}, args...)
 	}
 	name, args := args[0], args[1:]
 	switch name {
@@ -70,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, "usage: autotune COMMAND [arguments]\n\ncommands:\n")
+	fmt.Fprint(w, "usage: autotune COMMAND [arguments]\n       autotune [tune flags]   (tune is the default command)\n\ncommands:\n")
 	for _, name := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].synopsis)
 	}

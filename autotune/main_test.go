@@ -34,9 +34,13 @@ func TestUsage(t *testing.T) {
 	code, _, errOut = runCLI("frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `unknown command "frobnicate"`)
-	code, _, errOut = runCLI("tune")
+	code, _, errOut = runCLI("bench")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "not in this build")
+	// Flags without a command are tune's.
+	code, _, errOut = runCLI("-max-m", "3")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "tune: give one of -model and -shapes")
 }
 
 func TestCheck(t *testing.T) {

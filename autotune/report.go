@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	commands["report"] = command{"write a Markdown report with roofline plots from bench (and sweep) CSVs", runReport}
+	commands["report"] = command{"write a Markdown report with roofline plots from bench (and tune) CSVs", runReport}
 }
 
 // reportRow is one bench.csv row as the report needs it.
@@ -82,7 +82,7 @@ type lossRow struct {
 	bestKernel string
 }
 
-// bucketLoss joins bench rows (the routed kernel) with a sweep.
+// bucketLoss joins bench rows (the routed kernel) with a tune run's timings.
 func bucketLoss(rows []reportRow, samples []sample) []lossRow {
 	type key struct{ m, n, k int }
 	times := map[key]map[candidate]float64{}
@@ -112,9 +112,9 @@ func bucketLoss(rows []reportRow, samples []sample) []lossRow {
 }
 
 func runReport(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("report", "-bench bench.csv [-sweep sweep.csv] -out DIR [flags]", stderr)
+	fs := newFlagSet("report", "-bench bench.csv [-sweep tune.csv] -out DIR [flags]", stderr)
 	benchPath := fs.String("bench", "", "autotune bench -csv output (with -peer for the cuBLAS column)")
-	sweepPath := fs.String("sweep", "", "autotune bench -sweep output, for the bucket-loss table")
+	sweepPath := fs.String("sweep", "", "a tune run's tune.csv, for the bucket-loss table")
 	manifest := fs.String("manifest", "", "kernel manifest JSON the sweep's kernels are in (default: the embedded one)")
 	outDir := fs.String("out", "", "directory for report.md and the roofline PNGs")
 	title := fs.String("title", "gemmroute benchmark", "report title (say the card)")

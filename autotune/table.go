@@ -7,14 +7,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
 func init() {
-	commands["table"] = command{"write a measured bucket table from bench -sweep results", runTable}
+	commands["table"] = command{"re-choose buckets ≤ 16 from a tune run's timings (tune.csv)", runTable}
 }
 
 // tableEdges are the upper edges of the measured M buckets; the last bucket
@@ -39,12 +38,13 @@ type candidate struct {
 // String is "kernel split-K N".
 func (c candidate) String() string { return fmt.Sprintf("%s split-K %d", c.kernel, c.split) }
 
-// readSweep reads bench -sweep rows; rows whose check failed are reported
-// and dropped, so a fast wrong kernel never enters the table.
+// readSweep reads the timings of a tune run (tune.csv; older runs: bench
+// -sweep); rows whose check failed are reported and dropped, so a fast wrong
+// kernel never enters the table.
 func readSweep(path string, cat *dispatch.Catalog, report io.Writer) ([]sample, error) {
 	rows, col, err := readCSV(path, "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "check")
 	if err != nil {
-		return nil, fmt.Errorf("%w (write it with autotune bench -sweep)", err)
+		return nil, fmt.Errorf("%w (write it with autotune tune -report DIR)", err)
 	}
 	var out []sample
 	for i, r := range rows {
@@ -88,8 +88,12 @@ func reportBucket(w io.Writer, key entryKey, b measuredBucket) {
 		fmt.Fprintf(w, "| %s %s %s | %s | %s split-K %d | unmeasured: a measured neighbour's or the base table's choice | |\n", key.arch, key.dtype, shape, b.String(), b.Kernel, b.SplitK)
 		return
 	}
-	fmt.Fprintf(w, "| %s %s %s | %s | %s split-K %d | runner-up %s (+%.1f%%) | bucket loss %.1f%% |\n",
-		key.arch, key.dtype, shape, b.String(), b.Kernel, b.SplitK, b.RunnerUp, b.MarginPct, 100*(b.loss-1))
+	runnerUp := "no runner-up: one candidate"
+	if b.RunnerUp != "" {
+		runnerUp = fmt.Sprintf("runner-up %s (+%.1f%%)", b.RunnerUp, b.MarginPct)
+	}
+	fmt.Fprintf(w, "| %s %s %s | %s | %s split-K %d | %s | bucket loss %.1f%% |\n",
+		key.arch, key.dtype, shape, b.String(), b.Kernel, b.SplitK, runnerUp, 100*(b.loss-1))
 }
 
 // sameEntryKey reports whether two entries route the same key: arch,
@@ -134,7 +138,7 @@ func writeAtomic(path string, data []byte) error {
 
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("table", "-sweep SWEEP.csv -out buckets.yaml [flags]", stderr)
-	sweep := fs.String("sweep", "", "bench -sweep CSV (correctness-gated graph-replay times)")
+	sweep := fs.String("sweep", "", "tune.csv of a tune run (correctness-gated graph-replay times)")
 	out := fs.String("out", "", "table to write (atomically)")
 	basePath := fs.String("base", "", "table to merge into (default: the embedded buckets.yaml)")
 	manifest := fs.String("manifest", "", "kernel manifest JSON (default: the embedded one)")
@@ -168,29 +172,20 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	fmt.Fprintln(stdout, "| entry | bucket | choice | runner-up | bucket loss |\n| --- | --- | --- | --- | --- |")
-	fresh, err := buildEntries(samples, base, stdout)
+	fresh, err := buildEntries(samples, base, tableEdges, stdout)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	t := &dispatch.Table{Entries: mergeEntries(base.Entries, fresh), Provenance: dispatch.Provenance{
-		Source: "measured for the entries whose buckets carry times_us; the others heuristic, not measured",
-		Device: *device, SMs: *sms, Driver: *driver, KernelSetHash: cat.Manifest.SourceHash,
-		Date:   time.Now().UTC().Format("2006-01-02"),
-		Method: "autotune bench -sweep: correctness-gated candidates, CUDA-graph replay over rotating weights (≥ 3× L2), median of 20 replays; choice = least worst-case slowdown over the bucket's Ms",
-	}}
+	var arch dispatch.Arch
 	for _, s := range samples {
-		t.Provenance.Arch = s.arch.String()
+		arch = s.arch
 	}
-	data, err := t.Marshal()
-	if err != nil {
+	prov := measuredProvenance(cat, *device, *sms, arch, *driver,
+		"autotune table from a tune run's timings: correctness-gated candidates, CUDA-graph replay over rotating weights (≥ 3× L2), median of 20 replays; "+
+			"choice = least worst-case slowdown over the bucket's Ms. Entries without times_us are heuristic, not measured.")
+	if err := saveTable(*out, base, fresh, prov, cat); err != nil {
 		return fail(stderr, err)
 	}
-	if _, err := dispatch.LoadTable(*out, data, cat); err != nil {
-		return fail(stderr, fmt.Errorf("the table written would not load: %w", err))
-	}
-	if err := writeAtomic(*out, data); err != nil {
-		return fail(stderr, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d entries (%d measured)\n", *out, len(t.Entries), len(fresh))
+	fmt.Fprintf(stdout, "wrote %s: %d measured entries\n", *out, len(fresh))
 	return 0
 }

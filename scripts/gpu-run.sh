@@ -4,20 +4,21 @@
 #
 #   scripts/gpu-run.sh test    # nvcc-build the kernels, run every GPU test on them
 #   scripts/gpu-run.sh bench   # cuBLAS peer timing, then our bench beside it
-#   scripts/gpu-run.sh tune    # peer; sweep every correct candidate; write buckets.yaml
-#                              # from the sweep; bench again routing with it
+#   scripts/gpu-run.sh tune    # autotune tune over $MODEL (default llama3-8b) bf16,
+#                              # M = 1…$MAXM (default 8192), cuBLAS timed at the same
+#                              # points; then bench routing with the new table
 #   scripts/gpu-run.sh all     # test, then tune; logs packed into logs.tgz
 #
 # test leaves kernels.tgz (fatbins + manifest) in $OUT; tune leaves
-# buckets.yaml (the measured table), sweep.csv, peer.csv, bench-before.csv
-# (embedded table) and bench.csv (measured table).
+# buckets.yaml (the measured table), report.tgz (tune.md, tune.csv, plots),
+# peer.csv and bench.csv (routing with the measured table).
 set -uo pipefail
 OUT=${OUT:-/tmp/gemmroute-out}
 mkdir -p "$OUT"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels
 shapes=${SHAPES:-.gpu/shapes-llama3-8b.csv}
-peer() {
-  PYTHONUNBUFFERED=1 python3 .gpu/peer_cublas.py "$shapes" "$OUT/peer.csv" >"$OUT/peer.log" 2>&1 || { tail "$OUT/peer.log"; return 1; }
+peer() { # peer SHAPES.csv: cuBLAS graph-replay times into $OUT/peer.csv
+  PYTHONUNBUFFERED=1 python3 .gpu/peer_cublas.py "$1" "$OUT/peer.csv" >"$OUT/peer.log" 2>&1 || { tail "$OUT/peer.log"; return 1; }
   head -1 "$OUT/peer.log"
 }
 case "${1:-}" in
@@ -32,14 +33,19 @@ test)
   exit $rc
   ;;
 bench)
-  peer || exit 1
+  peer "$shapes" || exit 1
   .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" 2>&1 | tee "$OUT/bench.log"
   ;;
 tune)
-  peer || exit 1
-  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench-before.csv" -sweep "$OUT/sweep.csv" >"$OUT/bench-before.log" 2>&1 || { tail "$OUT/bench-before.log"; exit 1; }
-  read -r dev drv < <(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | awk -F', ' '{gsub(/ /,"_",$1); print $1, $2}')
-  .gpu/autotune table -sweep "$OUT/sweep.csv" -out "$OUT/buckets.yaml" -device "${dev//_/ }" -sms "$(python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)')" -driver "$drv" 2>&1 | tee "$OUT/table.log" || exit 1
+  model=(-model "${MODEL:-llama3-8b}" -max-m "${MAXM:-8192}")
+  .gpu/autotune "${model[@]}" -write-shapes .gpu/points.csv || exit 1
+  peer .gpu/points.csv || exit 1
+  drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  start=$(date +%s)
+  .gpu/autotune "${model[@]}" -out "$OUT/buckets.yaml" -report .gpu/report -peer "$OUT/peer.csv" -driver "$drv" \
+    >"$OUT/tune.log" 2>"$OUT/tune-progress.log" || { tail "$OUT/tune.log" "$OUT/tune-progress.log"; exit 1; }
+  echo "tune took $(( $(date +%s) - start )) s"; cat "$OUT/tune.log"
+  tar czf "$OUT/report.tgz" -C .gpu report
   .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" -table "$OUT/buckets.yaml" 2>&1 | tee "$OUT/bench.log"
   ;;
 all)
