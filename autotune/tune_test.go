@@ -335,14 +335,49 @@ func TestModelPresetsMatchSharedShapes(t *testing.T) {
 	assert.ErrorContains(t, err, "bf16 and f16")
 }
 
-// tuneFiles writes the test manifest and an empty base table.
+// tuneBase has an sm_80 default, an sm_90 entry for a shape no test tunes
+// (both must survive a merge) and a stale sm_90 qkv entry (to be replaced).
+const tuneBase = `provenance:
+  source: test
+entries:
+  - arch: sm_80
+    in: bf16
+    out: bf16
+    layout: tn
+    buckets:
+      - min_m: 1
+        kernel: t80_mma
+        split_k: 1
+  - arch: sm_90
+    in: bf16
+    out: bf16
+    layout: tn
+    n: 1024
+    k: 1024
+    buckets:
+      - min_m: 1
+        kernel: t90_big
+        split_k: 1
+  - arch: sm_90
+    in: bf16
+    out: bf16
+    layout: tn
+    n: 6144
+    k: 4096
+    buckets:
+      - min_m: 1
+        kernel: t90_any
+        split_k: 1
+`
+
+// tuneFiles writes the test manifest and the base table.
 func tuneFiles(t *testing.T) (dir, manifest, base string) {
 	dir = t.TempDir()
 	data, err := json.Marshal(tuneManifest())
 	require.NoError(t, err)
 	manifest, base = filepath.Join(dir, "manifest.json"), filepath.Join(dir, "base.yaml")
 	require.NoError(t, os.WriteFile(manifest, data, 0o644))
-	require.NoError(t, os.WriteFile(base, []byte("provenance:\n  source: test\nentries: []\n"), 0o644))
+	require.NoError(t, os.WriteFile(base, []byte(tuneBase), 0o644))
 	return dir, manifest, base
 }
 
@@ -383,6 +418,14 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	exact, def := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 6144, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
+	// Merged: the base's other entries kept, its stale qkv entry replaced.
+	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	require.NotNil(t, sm80)
+	assert.Equal(t, "t80_mma", sm80.Bucket(1).Kernel)
+	kept, _ := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 1024, 1024)
+	require.NotNil(t, kept)
+	assert.Equal(t, "t90_big", kept.Bucket(1).Kernel)
+	assert.Len(t, tab.Entries, 6, "sm_80 default, 1024×1024, and the tuned qkv, o, odd and default")
 	// Bucket assignment follows fakeSpeed: 1 token → t90_row, teens →
 	// t90_mma split-K 4, large M → t90_big; beyond 4096 the last bucket.
 	assert.Equal(t, "t90_row", exact.Bucket(1).Kernel)
