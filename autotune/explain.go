@@ -4,9 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
@@ -138,21 +136,15 @@ func fakePtr(slot int, flagName string, align int) (dispatch.DevicePtr, error) {
 // loadTable reads a table file ("": the embedded buckets.yaml; "none": no
 // table) against cat, and says where it came from.
 func loadTable(path string, cat *dispatch.Catalog) (*dispatch.Table, string, error) {
-	data, err := gemmroute.DefaultTable, error(nil)
-	switch path {
-	case "none":
+	if path == "none" {
 		return nil, "none (heuristic only)", nil
-	case "":
-		path = "buckets.yaml (embedded)"
-	default:
-		data, err = os.ReadFile(path)
 	}
-	var t *dispatch.Table
-	if err == nil {
-		t, err = dispatch.LoadTable(path, data, cat)
-	}
+	t, err := loadTableOrEmbedded(path, cat)
 	if err != nil {
 		return nil, "", err
+	}
+	if path == "" {
+		path = embeddedTableName
 	}
 	return t, fmt.Sprintf("%s, %s", path, t.Provenance.Source), nil
 }

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
@@ -159,4 +160,16 @@ func loadTableFile(path string, cat *dispatch.Catalog) (*dispatch.Table, error) 
 		return nil, err
 	}
 	return dispatch.LoadTable(path, data, cat)
+}
+
+// embeddedTableName names the embedded buckets.yaml in messages.
+const embeddedTableName = "buckets.yaml (embedded)"
+
+// loadTableOrEmbedded reads a table file against cat; "" means the embedded
+// buckets.yaml.
+func loadTableOrEmbedded(path string, cat *dispatch.Catalog) (*dispatch.Table, error) {
+	if path == "" {
+		return dispatch.LoadTable(embeddedTableName, gemmroute.DefaultTable, cat)
+	}
+	return loadTableFile(path, cat)
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
@@ -156,14 +155,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	baseData, name := gemmroute.DefaultTable, "buckets.yaml (embedded)"
-	if *basePath != "" {
-		if baseData, err = os.ReadFile(*basePath); err != nil {
-			return fail(stderr, err)
-		}
-		name = *basePath
-	}
-	base, err := dispatch.LoadTable(name, baseData, cat)
+	base, err := loadTableOrEmbedded(*basePath, cat)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
@@ -114,7 +113,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	base, err := loadBase(*basePath, cat)
+	base, err := loadTableOrEmbedded(*basePath, cat)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -279,14 +278,6 @@ func parseInts(s string) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// loadBase loads the table to merge into: path, or the embedded one.
-func loadBase(path string, cat *dispatch.Catalog) (*dispatch.Table, error) {
-	if path == "" {
-		return dispatch.LoadTable("buckets.yaml (embedded)", gemmroute.DefaultTable, cat)
-	}
-	return loadTableFile(path, cat)
 }
 
 // measuredProvenance describes a table measured on one device with the
