@@ -173,3 +173,14 @@ func loadTableOrEmbedded(path string, cat *dispatch.Catalog) (*dispatch.Table, e
 	}
 	return loadTableFile(path, cat)
 }
+
+// loadCatalogAndBase loads a manifest (see loadCatalog) and the table a run
+// merges into (see loadTableOrEmbedded).
+func loadCatalogAndBase(manifest, base string) (*dispatch.Catalog, *dispatch.Table, error) {
+	cat, err := loadCatalog(manifest)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := loadTableOrEmbedded(base, cat)
+	return cat, t, err
+}

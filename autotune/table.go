@@ -151,11 +151,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cat, err := loadCatalog(*manifest)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	base, err := loadTableOrEmbedded(*basePath, cat)
+	cat, base, err := loadCatalogAndBase(*manifest, *basePath)
 	if err != nil {
 		return fail(stderr, err)
 	}

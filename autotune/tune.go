@@ -109,11 +109,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "wrote %s: %d weights × the Ms of %d buckets\n", *writeShapes, len(weights), len(sp))
 		return 0
 	}
-	cat, err := loadCatalog(*manifest)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	base, err := loadTableOrEmbedded(*basePath, cat)
+	cat, base, err := loadCatalogAndBase(*manifest, *basePath)
 	if err != nil {
 		return fail(stderr, err)
 	}
