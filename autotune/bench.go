@@ -210,10 +210,7 @@ const eventCalls = 50
 // three warm-up replays.
 func (b *bencher) graphTime(probs []dispatch.Problem, reps int, call func(*dispatch.Problem) error) (med, hi float64, err error) {
 	p := probs[0]
-	calls := len(probs)
-	if int64(p.M)*int64(p.N)*int64(p.K) < 1<<34 {
-		calls = len(probs) * max(1, 32/len(probs))
-	}
+	calls := graphCalls(p.M, p.N, p.K, len(probs))
 	g, err := b.ctx.Capture(b.stream, func() error {
 		for i := range calls {
 			if err := call(&probs[i%len(probs)]); err != nil {
@@ -260,7 +257,7 @@ func (b *bencher) newOperands(s shape) (*operands, error) {
 func (o *operands) alloc(s shape) error {
 	b := o.b
 	wElems := int64(s.n) * int64(s.k)
-	copies := max(2, int((3*b.eng.Device().L2Bytes+wElems*2-1)/(wElems*2)))
+	copies := weightCopies(s.n, s.k, s.dtype, b.eng.Device().L2Bytes)
 	a, err := b.devRandom(int64(s.m)*int64(s.k), s.dtype)
 	if err != nil {
 		return err

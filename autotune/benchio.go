@@ -125,3 +125,20 @@ func quantile(xs []float64, q float64) float64 {
 	slices.Sort(s)
 	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
+
+// weightCopies is how many copies of an N×K weight the timings rotate
+// through: enough to span 3× the L2 (at least 2), so that each call reads
+// its weight from memory, as in a model whose layers share no weights.
+func weightCopies(n, k int, dt dispatch.DType, l2Bytes int64) int {
+	bytes := int64(n) * int64(k) * int64(dt.Size())
+	return max(2, int((3*l2Bytes+bytes-1)/bytes))
+}
+
+// graphCalls is how many GEMMs one timing graph holds: each weight copy
+// once, and below 2^34 multiply-adds as many rounds as make about 32 calls.
+func graphCalls(m, n, k, copies int) int {
+	if int64(m)*int64(n)*int64(k) < 1<<34 {
+		return copies * max(1, 32/copies)
+	}
+	return copies
+}

@@ -53,6 +53,8 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	keep := fs.Float64("keep", 1.3, "the screen keeps candidates within this × the fastest at some M")
 	tie := fs.Float64("tie", 0.02, "time candidates within this fraction of the best worst-case slowdown again")
 	noise := fs.Float64("noise", 0.05, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
+	dry := fs.Bool("dry-run", false, "measure nothing: size the run by the analytic model on -device (any build; writes no table)")
+	preset := fs.String("device", "h200", "device preset for -dry-run: h200, h100 or a100")
 	readBW := fs.Float64("read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: the device preset's)")
 	peak := fs.Float64("peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: the device preset's)")
 	if _, code := parse(fs, args); code >= 0 {
@@ -65,7 +67,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if (*model == "") == (*shapesPath == "") {
 		return usageErr("give one of -model and -shapes")
 	}
-	if *out == "" && *writeShapes == "" {
+	if *out == "" && *writeShapes == "" && !*dry {
 		return usageErr("-out is required")
 	}
 	if *maxM < 1 || *maxM&(*maxM-1) != 0 {
@@ -121,6 +123,9 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := &tuneConfig{cat: cat, weights: weights, maxM: *maxM, splits: splits, workspace: *workspace, prune: *prune,
 		screenReps: *screenReps, reps: *reps, keep: *keep, tie: *tie, noise: *noise}
+	if *dry {
+		return dryRunTune(cfg, sp, *preset, len(devices), stdout, stderr)
+	}
 	if openMeasurers == nil {
 		return fail(stderr, errors.New("tune: this build cannot measure: build without -tags nocuda and run on a GPU (-write-shapes works anywhere)"))
 	}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// dryRun is a measurer that runs nothing, for sizing a tune run before a GPU
+// is at hand: every gate passes, every timing is the analytic model's
+// estimate, and seconds adds up the wall time the real run would spend by
+// that model and the host-cost guesses below. Nothing it answers may enter a
+// table: tune -dry-run writes none.
+type dryRun struct {
+	dev                dispatch.DeviceInfo
+	cat                *dispatch.Catalog
+	spans              []span
+	seconds            float64
+	bySpan             map[span]float64 // seconds per bucket
+	gates, timings     int
+	gateSecs           float64 // of seconds, the gates' share
+	checkedAt, timedAt shape // the (weight, M) whose buffers a real measurer would hold
+}
+
+// Host-side guesses for the parts of a real run that are not kernel time:
+// random inputs, copies between host and device, the checker's scan, and a
+// graph capture.
+const (
+	hostElemsPerSec  = 1e9  // random bf16 draws (parallel) or checker scans
+	copyBytesPerSec  = 20e9 // host↔device copies
+	hostAllocPerSec  = 10e9 // zeroing the checker's reference arrays
+	graphCaptureSecs = 1e-3
+)
+
+func (d *dryRun) device() dispatch.DeviceInfo { return d.dev }
+
+// spend adds predicted seconds at M to the total and to M's bucket.
+func (d *dryRun) spend(m int, secs float64) {
+	d.seconds += secs
+	for _, s := range d.spans {
+		if m >= s.lo && m <= s.hi {
+			d.bySpan[s] += secs
+		}
+	}
+}
+
+// estimate is the model's seconds for c at (w, m).
+func (d *dryRun) estimate(w weight, m int, c candidate) (float64, error) {
+	k := d.cat.Kernel(c.kernel)
+	if k == nil {
+		return 0, fmt.Errorf("kernel %q is not in the manifest", c.kernel)
+	}
+	p := problemAt(w, m)
+	return dispatch.EstimateSeconds(k, &p, c.split, d.dev), nil
+}
+
+func (d *dryRun) gate(w weight, m int, c candidate) error {
+	est, err := d.estimate(w, m, c)
+	if err != nil {
+		return err
+	}
+	mk, nk, mn := float64(m)*float64(w.k), float64(w.n)*float64(w.k), float64(m)*float64(w.n)
+	if s := (shape{w.name, m, w.n, w.k, w.dtype}); d.checkedAt != s {
+		d.checkedAt = s
+		d.spend(m, (mk+nk+mn)/hostElemsPerSec+2*(mk+nk)/copyBytesPerSec+17*mn/hostAllocPerSec)
+	}
+	d.gates++
+	d.spend(m, est+2*mn/copyBytesPerSec+mn/hostElemsPerSec)
+	d.gateSecs += est + 2*mn/copyBytesPerSec + mn/hostElemsPerSec
+	return nil
+}
+
+func (d *dryRun) time(w weight, m int, c candidate, reps int) (timing, error) {
+	est, err := d.estimate(w, m, c)
+	if err != nil {
+		return timing{}, err
+	}
+	copies := weightCopies(w.n, w.k, w.dtype, d.dev.L2Bytes)
+	if s := (shape{w.name, m, w.n, w.k, w.dtype}); d.timedAt != s {
+		d.timedAt = s
+		elems := float64(m)*float64(w.k) + float64(w.n)*float64(w.k)
+		d.spend(m, elems/hostElemsPerSec+2*elems/copyBytesPerSec)
+	}
+	d.timings++
+	d.spend(m, graphCaptureSecs+float64((reps+3)*graphCalls(m, w.n, w.k, copies))*est)
+	us := est * 1e6
+	return timing{us, us}, nil
+}
+
+// dryRunTune runs the tune pipeline on dry measurers, one per device, and
+// prints what the real run would do and its predicted wall time.
+func dryRunTune(cfg *tuneConfig, sp []span, preset string, devices int, stdout, stderr io.Writer) int {
+	dev, err := dispatch.DevicePreset(preset)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	dry := make([]*dryRun, devices)
+	ms := make([]measurer, devices)
+	for i := range dry {
+		dry[i] = &dryRun{dev: dev, cat: cfg.cat, spans: sp, bySpan: map[span]float64{}}
+		ms[i] = dry[i]
+	}
+	results, err := cfg.run(ms, sp, io.Discard)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	var gates, timings, pruned int
+	var wall, gateSecs float64
+	for _, d := range dry {
+		gates, timings, wall, gateSecs = gates+d.gates, timings+d.timings, max(wall, d.seconds), gateSecs+d.gateSecs
+	}
+	for _, r := range results {
+		pruned += len(r.pruned)
+	}
+	fmt.Fprintf(stdout, "dry run, nothing measured: %d weights × %d buckets (M = 1…%d) on %d× %s: %d gate runs, %d timings, %d candidates pruned by the model.\n",
+		len(cfg.weights), len(sp), cfg.maxM, devices, dev.Name, gates, timings, pruned)
+	fmt.Fprint(stdout, "Predicted seconds per bucket (all devices):")
+	for _, s := range sp {
+		var secs float64
+		for _, d := range dry {
+			secs += d.bySpan[s]
+		}
+		fmt.Fprintf(stdout, " [%d,%d] %.0f", s.lo, s.hi, secs)
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "Predicted wall time by the analytic model and host-cost guesses: %.1f min, %.1f min of it gating (a prediction, not a measurement).\n", wall/60, gateSecs/60/float64(devices))
+	return 0
+}
