@@ -124,7 +124,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	cfg := &tuneConfig{cat: cat, weights: weights, maxM: *maxM, splits: splits, workspace: *workspace, prune: *prune,
 		screenReps: *screenReps, reps: *reps, keep: *keep, tie: *tie, noise: *noise}
 	if *dry {
-		return dryRunTune(cfg, sp, *preset, len(devices), stdout, stderr)
+		return dryRunTune(cfg, base, sp, *preset, len(devices), stdout, stderr)
 	}
 	if openMeasurers == nil {
 		return fail(stderr, errors.New("tune: this build cannot measure: build without -tags nocuda and run on a GPU (-write-shapes works anywhere)"))

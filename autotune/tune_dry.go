@@ -20,7 +20,7 @@ type dryRun struct {
 	bySpan             map[span]float64 // seconds per bucket
 	gates, timings     int
 	gateSecs           float64 // of seconds, the gates' share
-	checkedAt, timedAt shape // the (weight, M) whose buffers a real measurer would hold
+	checkedAt, timedAt shape   // the (weight, M) whose buffers a real measurer would hold
 }
 
 // Host-side guesses for the parts of a real run that are not kernel time:
@@ -88,9 +88,11 @@ func (d *dryRun) time(w weight, m int, c candidate, reps int) (timing, error) {
 	return timing{us, us}, nil
 }
 
-// dryRunTune runs the tune pipeline on dry measurers, one per device, and
-// prints what the real run would do and its predicted wall time.
-func dryRunTune(cfg *tuneConfig, sp []span, preset string, devices int, stdout, stderr io.Writer) int {
+// dryRunTune runs the tune pipeline on dry measurers, one per device, up to
+// building the entries (so a catalog that leaves a bucket without a kernel
+// fails here too), and prints what the real run would do and its predicted
+// wall time.
+func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, preset string, devices int, stdout, stderr io.Writer) int {
 	dev, err := dispatch.DevicePreset(preset)
 	if err != nil {
 		return fail(stderr, err)
@@ -102,6 +104,9 @@ func dryRunTune(cfg *tuneConfig, sp []span, preset string, devices int, stdout, 
 		ms[i] = dry[i]
 	}
 	results, err := cfg.run(ms, sp, io.Discard)
+	if err == nil {
+		_, err = buildEntries(samples(dev.Arch, results), base, edges(sp), io.Discard)
+	}
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -513,3 +513,28 @@ func TestTuneCommandUsageAndDevices(t *testing.T) {
 	assert.True(t, strings.HasPrefix(string(data), "name,M,N,K,dtype\nl3-8b.qkv,1,6144,4096,bf16\nl3-8b.qkv,2,6144,4096,bf16\n"))
 	assert.Contains(t, string(data), "l3-8b.down,6,4096,14336,bf16\n", "probe Ms too")
 }
+
+func TestTuneDryRunMeasuresNothingAndWritesNothing(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	old := openMeasurers
+	t.Cleanup(func() { openMeasurers = old })
+	openMeasurers = func([]int, int64) ([]measurer, func(), error) {
+		t.Fatal("a dry run opened a GPU")
+		return nil, nil, nil
+	}
+	out := filepath.Join(dir, "buckets.yaml")
+	code, stdout, stderr := runCLI("-model", "llama3-8b", "-dry-run", "-out", out, "-base", base, "-manifest", manifest, "-devices", "0,1")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "dry run, nothing measured: 4 weights × 14 buckets (M = 1…8192) on 2× NVIDIA H200")
+	assert.Regexp(t, `Predicted wall time .*: \d+\.\d min, \d+\.\d min of it gating \(a prediction, not a measurement\)`, stdout)
+	assert.NoFileExists(t, out)
+
+	// The embedded catalog and table: every bucket of every Llama-3-8B
+	// weight has a kernel.
+	code, stdout, stderr = runCLI("-model", "llama3-8b", "-dtypes", "bf16,f16", "-dry-run")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "8 weights × 14 buckets")
+	code, _, stderr = runCLI("-model", "llama3-8b", "-dry-run", "-device", "v100")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "unknown device preset")
+}
