@@ -179,20 +179,9 @@ func (b *bencher) run(s shape) (benchResult, error) {
 	if r.graphUS, r.graphP90, err = b.graphTime(probs, b.reps, func(p *dispatch.Problem) error { return b.eng.GEMM(p, st) }); err != nil {
 		return r, err
 	}
-	var ev []float64
-	for i := range eventCalls + 10 {
-		if err := b.ctx.Fill(b.flush, uint32(i), b.flushWords, b.stream); err != nil {
-			return r, err
-		}
-		ms, err := b.timed(func() error { return b.eng.GEMM(&probs[i%len(probs)], st) })
-		if err != nil {
-			return r, err
-		}
-		if i >= 10 {
-			ev = append(ev, ms*1e3)
-		}
+	if r.evUS, r.evP90, err = b.eventTime(probs, eventCalls, func(p *dispatch.Problem) error { return b.eng.GEMM(p, st) }); err != nil {
+		return r, err
 	}
-	r.evUS, r.evP90 = median(ev), p90(ev)
 	r.hostGEMM, err = hostTime(b, func(i int) error { return b.eng.GEMM(&probs[i%len(probs)], st) })
 	if err != nil {
 		return r, err
@@ -203,6 +192,26 @@ func (b *bencher) run(s shape) (benchResult, error) {
 
 // eventCalls is how many per-call event timings the second column takes.
 const eventCalls = 50
+
+// eventTime is the second column: calls timed one by one with events, each
+// after an L2 flush (a write of 2× L2), over the rotating problems, after 10
+// warm-up calls; the median and p90 in microseconds.
+func (b *bencher) eventTime(probs []dispatch.Problem, calls int, call func(*dispatch.Problem) error) (med, hi float64, err error) {
+	var ev []float64
+	for i := range calls + 10 {
+		if err := b.ctx.Fill(b.flush, uint32(i), b.flushWords, b.stream); err != nil {
+			return 0, 0, err
+		}
+		ms, err := b.timed(func() error { return call(&probs[i%len(probs)]) })
+		if err != nil {
+			return 0, 0, err
+		}
+		if i >= 10 {
+			ev = append(ev, ms*1e3)
+		}
+	}
+	return median(ev), p90(ev), nil
+}
 
 // graphTime captures calls over the rotating problems into one graph (R
 // calls, R a multiple of the rotation, about 32 for small problems) and

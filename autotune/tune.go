@@ -50,6 +50,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	prune := fs.Float64("prune", 4, "skip candidates the model estimates above this × the best estimate at every sample M (0: time all)")
 	screenReps := fs.Int("screen-reps", 3, "graph replays of the screening timing")
 	reps := fs.Int("reps", 20, "graph replays of a full timing (3× for near-ties and noisy timings)")
+	eventCalls := fs.Int("event-calls", 50, "per-call event timings of each choice, for the second column")
 	keep := fs.Float64("keep", 1.3, "the screen keeps candidates within this × the fastest at some M")
 	tie := fs.Float64("tie", 0.02, "time candidates within this fraction of the best worst-case slowdown again")
 	noise := fs.Float64("noise", 0.05, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
@@ -73,8 +74,8 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if *maxM < 1 || *maxM&(*maxM-1) != 0 {
 		return usageErr("-max-m %d is not a power of two", *maxM)
 	}
-	if *reps < 1 || *screenReps < 1 || *keep < 1 || *tie < 0 || *noise < 0 || *prune < 0 || *workspace < 0 {
-		return usageErr("-reps and -screen-reps must be ≥ 1, -keep ≥ 1, and -tie, -noise, -prune, -workspace ≥ 0")
+	if *reps < 1 || *screenReps < 1 || *eventCalls < 1 || *keep < 1 || *tie < 0 || *noise < 0 || *prune < 0 || *workspace < 0 {
+		return usageErr("-reps, -screen-reps and -event-calls must be ≥ 1, -keep ≥ 1, and -tie, -noise, -prune, -workspace ≥ 0")
 	}
 	dtypes, err := parseDTypes(*dtypeList)
 	if err != nil {
@@ -122,7 +123,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg := &tuneConfig{cat: cat, weights: weights, maxM: *maxM, splits: splits, workspace: *workspace, prune: *prune,
-		screenReps: *screenReps, reps: *reps, keep: *keep, tie: *tie, noise: *noise}
+		screenReps: *screenReps, reps: *reps, eventCalls: *eventCalls, keep: *keep, tie: *tie, noise: *noise}
 	if *dry {
 		return dryRunTune(cfg, base, sp, *preset, len(devices), stdout, stderr)
 	}
@@ -145,12 +146,16 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	elapsed := time.Since(start)
 	var chosen strings.Builder
 	fresh, err := buildEntries(samples(dev.Arch, results), base, edges(sp), &chosen)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	fmt.Fprintln(stderr, "tune: timing the choices by per-call events (the second column)")
+	if err := cfg.eventColumns(ms, results, fresh); err != nil {
+		return fail(stderr, err)
+	}
+	elapsed := time.Since(start)
 	prov := measuredProvenance(cat, dev.Name, dev.SMs, dev.Arch, *driver, tuneMethod)
 	if err := saveTable(*out, base, fresh, prov, cat); err != nil {
 		return fail(stderr, err)

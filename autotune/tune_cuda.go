@@ -101,6 +101,21 @@ func (g *gpuMeasurer) gate(w weight, m int, c candidate) error {
 }
 
 func (g *gpuMeasurer) time(w weight, m int, c candidate, reps int) (timing, error) {
+	return g.timeWith(w, m, c, func(probs []dispatch.Problem, launch func(*dispatch.Problem) error) (float64, float64, error) {
+		return g.b.graphTime(probs, reps, launch)
+	})
+}
+
+func (g *gpuMeasurer) events(w weight, m int, c candidate, calls int) (timing, error) {
+	return g.timeWith(w, m, c, func(probs []dispatch.Problem, launch func(*dispatch.Problem) error) (float64, float64, error) {
+		return g.b.eventTime(probs, calls, launch)
+	})
+}
+
+// timeWith plans c on the timing buffers of (w, m) and times its launches
+// with method.
+func (g *gpuMeasurer) timeWith(w weight, m int, c candidate,
+	method func([]dispatch.Problem, func(*dispatch.Problem) error) (float64, float64, error)) (timing, error) {
 	ops, err := g.ops.get(shape{w.name, m, w.n, w.k, w.dtype}, g.b.newOperands)
 	if err != nil {
 		return timing{}, err
@@ -109,6 +124,6 @@ func (g *gpuMeasurer) time(w weight, m int, c candidate, reps int) (timing, erro
 	if err != nil {
 		return timing{}, err
 	}
-	med, hi, err := g.b.graphTime(ops.probs, reps, func(p *dispatch.Problem) error { return g.b.eng.Launch(pl, p, g.stream) })
+	med, hi, err := method(ops.probs, func(p *dispatch.Problem) error { return g.b.eng.Launch(pl, p, g.stream) })
 	return timing{med, hi}, err
 }

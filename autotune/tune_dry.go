@@ -31,6 +31,7 @@ const (
 	copyBytesPerSec  = 20e9 // host↔device copies
 	hostAllocPerSec  = 10e9 // zeroing the checker's reference arrays
 	graphCaptureSecs = 1e-3
+	eventCallSecs    = 6e-6 // what a pair of events adds to one call
 )
 
 func (d *dryRun) device() dispatch.DeviceInfo { return d.dev }
@@ -88,6 +89,17 @@ func (d *dryRun) time(w weight, m int, c candidate, reps int) (timing, error) {
 	return timing{us, us}, nil
 }
 
+func (d *dryRun) events(w weight, m int, c candidate, calls int) (timing, error) {
+	est, err := d.estimate(w, m, c)
+	if err != nil {
+		return timing{}, err
+	}
+	flush := float64(2*d.dev.L2Bytes) / d.dev.ReadBandwidth
+	d.spend(m, float64(calls+10)*(est+flush+eventCallSecs))
+	us := (est + eventCallSecs) * 1e6
+	return timing{us, us}, nil
+}
+
 // dryRunTune runs the tune pipeline on dry measurers, one per device, up to
 // building the entries (so a catalog that leaves a bucket without a kernel
 // fails here too), and prints what the real run would do and its predicted
@@ -104,8 +116,12 @@ func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, preset string,
 		ms[i] = dry[i]
 	}
 	results, err := cfg.run(ms, sp, io.Discard)
+	var fresh []dispatch.Entry
 	if err == nil {
-		_, err = buildEntries(samples(dev.Arch, results), base, edges(sp), io.Discard)
+		fresh, err = buildEntries(samples(dev.Arch, results), base, edges(sp), io.Discard)
+	}
+	if err == nil {
+		err = cfg.eventColumns(ms, results, fresh)
 	}
 	if err != nil {
 		return fail(stderr, err)

@@ -36,7 +36,7 @@ func (r *tuneReport) write(dir string) error {
 	r.summary(&md)
 	fmt.Fprintf(&md, "## Choices\n\n| entry | bucket | choice | runner-up | bucket loss |\n| --- | --- | --- | --- | --- |\n%s\n", r.chosen)
 	r.heldOut(&md)
-	r.againstPeer(&md)
+	r.timedChoices(&md)
 	r.notes(&md)
 	for _, w := range r.cfg.weights {
 		rows := r.chosenRows(w)
@@ -80,19 +80,6 @@ func (r *tuneReport) spanOf(w weight, m int) *spanResult {
 	return nil
 }
 
-// routed returns the candidate the written entries route w at m to: the
-// exact entry's, or with def the default entry's.
-func (r *tuneReport) routed(w weight, m int, def bool) (candidate, bool) {
-	for _, e := range r.entries {
-		if e.In == w.dtype && (def && e.N == 0 && e.K == 0 || !def && e.N == w.n && e.K == w.k) {
-			if b := e.Bucket(m); b != nil {
-				return candidate{b.Kernel, b.SplitK}, true
-			}
-		}
-	}
-	return candidate{}, false
-}
-
 // heldOut writes the bucket loss at the probe Ms, which no choice saw.
 func (r *tuneReport) heldOut(w *strings.Builder) {
 	fmt.Fprintln(w, "## Bucket loss, held out\n\nAt each bucket's geometric middle (an M no choice was made on): the routed kernel's time against the fastest kept candidate there, for the exact entry and for the default entry.\n\n| weight | M | exact entry µs | loss | default entry µs | loss | fastest µs | fastest candidate |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -109,7 +96,7 @@ func (r *tuneReport) heldOut(w *strings.Builder) {
 			}
 		}
 		cell := func(def bool, losses *[]float64) string {
-			c, ok := r.routed(s.w, pm, def)
+			c, ok := routedIn(r.entries, s.w, pm, def)
 			t, timed := s.probe[c]
 			if !ok || !timed {
 				return "– | –"
@@ -138,12 +125,8 @@ func (r *tuneReport) chosenRows(w weight) []reportRow {
 		if s.w != w {
 			continue
 		}
-		ms := s.sp.sampleMs()
-		if pm := s.sp.probeM(); pm > 0 {
-			ms = append(ms, pm)
-		}
-		for _, m := range ms {
-			c, ok := r.routed(w, m, false)
+		for _, m := range s.sp.timedMs() {
+			c, ok := routedIn(r.entries, w, m, false)
 			t, timed := s.times[m][c]
 			if m == s.sp.probeM() {
 				t, timed = s.probe[c]
@@ -152,7 +135,7 @@ func (r *tuneReport) chosenRows(w weight) []reportRow {
 				continue
 			}
 			row := reportRow{name: w.name, m: m, n: w.n, k: w.k, kernel: c.kernel, split: c.split, graph: t.med, p90: t.p90,
-				peer: r.peer[peerKey(w.name, m, w.n, w.k)]}
+				events: s.events[m].med, peer: r.peer[peerKey(w.name, m, w.n, w.k)]}
 			if row.peer > 0 {
 				row.ratio = row.peer / row.graph
 			}
@@ -163,24 +146,34 @@ func (r *tuneReport) chosenRows(w weight) []reportRow {
 	return rows
 }
 
-func (r *tuneReport) againstPeer(w *strings.Builder) {
-	if len(r.peer) == 0 {
-		return
+// timedChoices is the exact entries' choices at every timed M: graph
+// replay, per-call events, % of the roofline, and cuBLAS when a peer CSV was
+// given.
+func (r *tuneReport) timedChoices(w *strings.Builder) {
+	fmt.Fprintf(w, "## The choices, timed\n\nThe exact entries' choices at every timed M (probe Ms included): graph replay (median, p90), per-call events after an L2 flush, %% of the roofline (read %.2f TB/s, dense %.0f TFLOP/s)", r.readBW/1e12, r.peak/1e12)
+	if len(r.peer) > 0 {
+		fmt.Fprint(w, ", and peer_cublas.py's graph-replay time (ratio above 1: gemmroute is faster)")
 	}
-	fmt.Fprintln(w, "## Against cuBLAS\n\nThe exact entries' choices at every timed M (probe Ms included) beside peer_cublas.py's graph-replay times.\n\n| weight | M | ours µs (p90) | cuBLAS µs | ratio | kernel (split-K) |\n| --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, ".\n\n| weight | M | graph µs (p90) | events µs (p90) | % roofline | cuBLAS µs | ratio | kernel (split-K) |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
 	var logs []float64
 	for _, wt := range r.cfg.weights {
+		s := r.spanOf
 		for _, row := range r.chosenRows(wt) {
 			peer, ratio := "–", "–"
 			if row.ratio > 0 {
 				peer, ratio = fmt.Sprintf("%.2f", row.peer), fmt.Sprintf("×%.2f", row.ratio)
 				logs = append(logs, math.Log(row.ratio))
 			}
-			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %s | %s | `%s` (%d) |\n", wt.name, wt.dtype, row.m, row.graph, row.p90, peer, ratio, row.kernel, row.split)
+			ev := s(wt, row.m).events[row.m]
+			flops := 2 * float64(row.m) * float64(row.n) * float64(row.k)
+			bytes := float64(wt.dtype.Size()) * float64(row.m*row.k+row.n*row.k+row.m*row.n)
+			roof := 100 * max(flops/r.peak, bytes/r.readBW) * 1e6 / row.graph
+			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.1f | %s | %s | `%s` (%d) |\n",
+				wt.name, wt.dtype, row.m, row.graph, row.p90, ev.med, ev.p90, roof, peer, ratio, row.kernel, row.split)
 		}
 	}
 	if len(logs) > 0 {
-		fmt.Fprintf(w, "\nGeometric mean over %d points: ×%.3f (above 1: gemmroute is faster); lowest ×%.2f.\n", len(logs), math.Exp(mean(logs)), math.Exp(slices.Min(logs)))
+		fmt.Fprintf(w, "\nAgainst cuBLAS over %d points: geometric mean ×%.3f, lowest ×%.2f.\n", len(logs), math.Exp(mean(logs)), math.Exp(slices.Min(logs)))
 	}
 	fmt.Fprintln(w)
 }
@@ -188,18 +181,26 @@ func (r *tuneReport) againstPeer(w *strings.Builder) {
 // notes lists the gate's rejects, noisy final timings and re-timed near-ties.
 func (r *tuneReport) notes(w *strings.Builder) {
 	fmt.Fprintln(w, "## Rejected by the correctness gate")
-	n := 0
+	where := map[candidate][]string{}
+	first := map[candidate]string{}
+	var order []candidate
 	for _, s := range r.results {
 		for _, rj := range s.rejects {
-			fmt.Fprintf(w, "\n- %s %s, bucket %d–%d: `%s` at M=%d: %s", s.w.name, s.w.dtype, s.sp.lo, s.sp.hi, rj.c, rj.m, rj.why)
-			n++
+			if _, seen := first[rj.c]; !seen {
+				first[rj.c] = rj.why
+				order = append(order, rj.c)
+			}
+			where[rj.c] = append(where[rj.c], fmt.Sprintf("%s %s M=%d", s.w.name, s.w.dtype, rj.m))
 		}
 	}
-	if n == 0 {
+	for _, c := range order {
+		fmt.Fprintf(w, "\n- `%s`, at %d Ms (%s); the first: %s", c, len(where[c]), strings.Join(where[c], ", "), first[c])
+	}
+	if len(order) == 0 {
 		fmt.Fprint(w, "\nNone: every candidate timed matched the float64 reference.")
 	}
 	fmt.Fprintf(w, "\n\n## Noisy timings (p90 > median + %.0f %% after timing again)\n", 100*r.cfg.noise)
-	n = 0
+	n := 0
 	for _, s := range r.results {
 		for _, m := range slices.Sorted(maps.Keys(s.times)) {
 			for _, c := range slices.SortedFunc(maps.Keys(s.times[m]), compareCandidates) {

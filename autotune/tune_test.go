@@ -135,9 +135,14 @@ func (f *fakeGPU) time(w weight, m int, c candidate, reps int) (timing, error) {
 	return timing{med, 1.01 * med}, nil
 }
 
+func (f *fakeGPU) events(w weight, m int, c candidate, calls int) (timing, error) {
+	t, err := f.time(w, m, c, calls)
+	return timing{t.med + 5, t.p90 + 6}, err
+}
+
 func testConfig(t *testing.T, ws ...weight) *tuneConfig {
 	return &tuneConfig{cat: tuneCatalog(t), weights: ws, maxM: 8192, splits: []int{1, 2, 4, 8}, workspace: 256 << 20,
-		screenReps: 3, reps: 20, keep: 1.3, tie: 0.02, noise: 0.05}
+		screenReps: 3, reps: 20, eventCalls: 50, keep: 1.3, tie: 0.02, noise: 0.05}
 }
 
 var qkv = weight{"l3-8b.qkv", dispatch.BF16, 6144, 4096}
@@ -445,13 +450,15 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 
 	md, err := os.ReadFile(filepath.Join(rep, "tune.md"))
 	require.NoError(t, err)
-	for _, s := range []string{"# Tuning on NVIDIA H200", "## Choices", "## Bucket loss, held out", "## Against cuBLAS",
-		"×", "t90_wrong split-K 1` at M=", "D[3,17]", "roofline-qkv-bf16.png"} {
+	for _, s := range []string{"# Tuning on NVIDIA H200", "## Choices", "## Bucket loss, held out", "## The choices, timed",
+		"| qkv bf16 | 1 | 12.00 (12.12) | 17.00 (18.12) |", "Against cuBLAS over 2 points", "- `t90_wrong split-K 1`, at 26 Ms (qkv bf16 M=1, ",
+		"the first: wrong result: D[3,17]", "roofline-qkv-bf16.png"} {
 		assert.Contains(t, string(md), s)
 	}
 	csvData, err := os.ReadFile(filepath.Join(rep, "tune.csv"))
 	require.NoError(t, err)
 	assert.Contains(t, string(csvData), `t90_wrong,1,,,"wrong: wrong result: D[3,17]`)
+	assert.Contains(t, string(csvData), "qkv,1,6144,4096,bf16,t90_row,1,17.000,18.120,ok,events")
 	for _, png := range []string{"roofline-qkv-bf16.png", "roofline-o-bf16.png", "roofline-odd-bf16.png"} {
 		assert.FileExists(t, filepath.Join(rep, png))
 	}

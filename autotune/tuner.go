@@ -31,6 +31,9 @@ type measurer interface {
 	// time returns c's per-call time at (w, m): reps graph replays over
 	// rotating weights after warm-up.
 	time(w weight, m int, c candidate, reps int) (timing, error)
+	// events returns c's per-call time at (w, m) by events around single
+	// calls, each after an L2 flush: the second column.
+	events(w weight, m int, c candidate, calls int) (timing, error)
 }
 
 // tuneConfig says what a tune run measures and how.
@@ -43,6 +46,7 @@ type tuneConfig struct {
 	prune      float64 // skip candidates the model puts above prune× the best estimate at every sample M (0: time all)
 	screenReps int     // replays of the screening timing
 	reps       int     // replays of a full timing
+	eventCalls int     // per-call event timings of each choice (the second column)
 	keep       float64 // the screen keeps candidates within keep× the fastest at some sample M
 	tie        float64 // candidates within tie (a fraction) of the best worst-case slowdown are timed again
 	noise      float64 // timings whose p90 exceeds the median by more than noise are timed again, then flagged
@@ -56,7 +60,7 @@ type rejectNote struct {
 }
 
 // logRow is one timing taken, for the CSV: phase is screen, full, retime,
-// probe or fill.
+// probe, fill or events.
 type logRow struct {
 	m     int
 	c     candidate
@@ -74,6 +78,7 @@ type spanResult struct {
 	kept    []candidate                  // fully timed at the sample Ms (the screen's survivors)
 	retimed []candidate                  // near-ties and noisy candidates, timed again with 3× the replays
 	times   map[int]map[candidate]timing // final timings at the sample Ms
+	events  map[int]timing               // the exact entry's choice by per-call events, by M
 	probe   map[candidate]timing         // held-out timings at sp.probeM()
 	log     []logRow
 }
@@ -155,7 +160,7 @@ func (cfg *tuneConfig) candidates(dev dispatch.DeviceInfo, w weight, sp span) (c
 // Ms, time those within cfg.keep× of the fastest fully, time near-ties and
 // noisy timings again, and time the kept candidates at the held-out probe M.
 func (cfg *tuneConfig) tuneSpan(ms measurer, w weight, sp span) (*spanResult, error) {
-	r := &spanResult{w: w, sp: sp, times: map[int]map[candidate]timing{}, probe: map[candidate]timing{}}
+	r := &spanResult{w: w, sp: sp, times: map[int]map[candidate]timing{}, probe: map[candidate]timing{}, events: map[int]timing{}}
 	var cands []candidate
 	cands, r.pruned = cfg.candidates(ms.device(), w, sp)
 	r.passed = cands
@@ -347,4 +352,48 @@ func samples(arch dispatch.Arch, results []*spanResult) []sample {
 		}
 	}
 	return out
+}
+
+// timedMs are every M of the span that is timed: the sample Ms and the probe.
+func (sp span) timedMs() []int {
+	if pm := sp.probeM(); pm > 0 {
+		return []int{sp.lo, pm, sp.hi}
+	}
+	return sp.sampleMs()
+}
+
+// routedIn returns the candidate entries route w at m to: the exact
+// entry's, or with def the default entry's.
+func routedIn(entries []dispatch.Entry, w weight, m int, def bool) (candidate, bool) {
+	for _, e := range entries {
+		if e.In == w.dtype && (def && e.N == 0 && e.K == 0 || !def && e.N == w.n && e.K == w.k) {
+			if b := e.Bucket(m); b != nil {
+				return candidate{b.Kernel, b.SplitK}, true
+			}
+		}
+	}
+	return candidate{}, false
+}
+
+// eventColumn times the exact entries' choices at every timed M of r by
+// per-call events, the report's second column.
+func (cfg *tuneConfig) eventColumn(ms measurer, r *spanResult, entries []dispatch.Entry) error {
+	for _, m := range r.sp.timedMs() {
+		c, ok := routedIn(entries, r.w, m, false)
+		if !ok {
+			continue
+		}
+		t, err := ms.events(r.w, m, c, cfg.eventCalls)
+		if err != nil {
+			return fmt.Errorf("%s M=%d: events of %s: %w", r.w.name, m, c, err)
+		}
+		r.events[m] = t
+		r.log = append(r.log, logRow{m, c, t, "events"})
+	}
+	return nil
+}
+
+// eventColumns runs eventColumn for every result over the measurers.
+func (cfg *tuneConfig) eventColumns(ms []measurer, results []*spanResult, entries []dispatch.Entry) error {
+	return runUnits(ms, len(results), func() {}, func(m measurer, i int) error { return cfg.eventColumn(m, results[i], entries) })
 }
