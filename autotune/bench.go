@@ -82,7 +82,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
 		bytes := float64(s.dtype.Size()) * float64(s.m*s.k+s.n*s.k+s.m*s.n)
 		r.floorUS = max(flops / *peak, bytes / *readBW) * 1e6
-		r.peerUS = peer[peerKey(s.name, s.m, s.n, s.k)]
+		r.peerUS = peer[peerKey(s.name, s.m, s.n, s.k, s.dtype)]
 		results = append(results, r)
 		fmt.Fprintln(stdout, r.line())
 	}

@@ -95,24 +95,43 @@ func writeResults(path string, rs []benchResult) error {
 
 func itoa(i int) string                       { return strconv.Itoa(i) }
 func ff(x float64) string                     { return strconv.FormatFloat(x, 'f', 3, 64) }
-func peerKey(name string, m, n, k int) string { return fmt.Sprintf("%s/%d/%d/%d", name, m, n, k) }
 
-// readPeer reads peer_cublas.py's CSV: graph_us by shape.
+// peerKey keys peer_cublas.py's times by shape and dtype.
+func peerKey(name string, m, n, k int, dt dispatch.DType) string {
+	return fmt.Sprintf("%s/%d/%d/%d/%s", name, m, n, k, dt)
+}
+
+// peerDType is a dtype as peer_cublas.py spells it (bf16, fp16).
+func peerDType(dt dispatch.DType) string {
+	if dt == dispatch.F16 {
+		return "fp16"
+	}
+	return dt.String()
+}
+
+// readPeer reads peer_cublas.py's CSV: graph_us by shape (dtype bf16 where
+// the column is missing or empty, as the script assumes).
 func readPeer(path string) (map[string]float64, error) {
 	rows, col, err := readCSV(path, "name", "M", "N", "K", "graph_us")
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]float64{}
-	for _, r := range rows {
+	for i, r := range rows {
 		m, _ := strconv.Atoi(r[col["M"]])
 		n, _ := strconv.Atoi(r[col["N"]])
 		k, _ := strconv.Atoi(r[col["K"]])
 		t, err := strconv.ParseFloat(r[col["graph_us"]], 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s: graph_us %q: %v", path, r[col["graph_us"]], err)
+			return nil, fmt.Errorf("%s:%d: graph_us %q: %v", path, i+2, r[col["graph_us"]], err)
 		}
-		out[peerKey(r[col["name"]], m, n, k)] = t
+		dt := dispatch.BF16
+		if j, ok := col["dtype"]; ok && strings.TrimSpace(r[j]) != "" {
+			if dt, err = dispatch.ParseDType(r[j]); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
+			}
+		}
+		out[peerKey(r[col["name"]], m, n, k, dt)] = t
 	}
 	return out, nil
 }

@@ -29,10 +29,14 @@ func TestReadShapesTheSharedFormat(t *testing.T) {
 func TestReadPeerAndWriteResults(t *testing.T) {
 	dir := t.TempDir()
 	peerPath := filepath.Join(dir, "peer.csv")
-	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\n"), 0o644))
+	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n"), 0o644))
 	peer, err := readPeer(peerPath)
 	require.NoError(t, err)
-	assert.Equal(t, 17.09, peer[peerKey("qkv", 1, 6144, 4096)])
+	assert.Equal(t, 17.09, peer[peerKey("qkv", 1, 6144, 4096, dispatch.BF16)])
+	assert.Equal(t, 16.5, peer[peerKey("qkv", 1, 6144, 4096, dispatch.F16)], "peer_cublas.py spells f16 fp16")
+	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n"), 0o644))
+	_, err = readPeer(peerPath)
+	assert.ErrorContains(t, err, "peer.csv:2")
 
 	out := filepath.Join(dir, "bench.csv")
 	r := benchResult{shape: shape{"qkv", 1, 6144, 4096, dispatch.BF16}, kernel: "k", splitK: 1, level: "exact",

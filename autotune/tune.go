@@ -267,7 +267,7 @@ func pointsCSV(weights []weight, sp []span) []byte {
 			}
 			slices.Sort(ms)
 			for _, m := range ms {
-				fmt.Fprintf(&b, "%s,%d,%d,%d,%s\n", w.name, m, w.n, w.k, w.dtype)
+				fmt.Fprintf(&b, "%s,%d,%d,%d,%s\n", w.name, m, w.n, w.k, peerDType(w.dtype))
 			}
 		}
 	}

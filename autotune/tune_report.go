@@ -135,7 +135,7 @@ func (r *tuneReport) chosenRows(w weight) []reportRow {
 				continue
 			}
 			row := reportRow{name: w.name, m: m, n: w.n, k: w.k, kernel: c.kernel, split: c.split, graph: t.med, p90: t.p90,
-				events: s.events[m].med, peer: r.peer[peerKey(w.name, m, w.n, w.k)]}
+				events: s.events[m].med, peer: r.peer[peerKey(w.name, m, w.n, w.k, w.dtype)]}
 			if row.peer > 0 {
 				row.ratio = row.peer / row.graph
 			}
