@@ -93,8 +93,8 @@ func writeResults(path string, rs []benchResult) error {
 	return f.Close()
 }
 
-func itoa(i int) string                       { return strconv.Itoa(i) }
-func ff(x float64) string                     { return strconv.FormatFloat(x, 'f', 3, 64) }
+func itoa(i int) string   { return strconv.Itoa(i) }
+func ff(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 
 // peerKey keys peer_cublas.py's times by shape and dtype.
 func peerKey(name string, m, n, k int, dt dispatch.DType) string {
