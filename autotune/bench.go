@@ -79,8 +79,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bench: %s M=%d N=%d K=%d: %v\n", s.name, s.m, s.n, s.k, err)
 			return 1
 		}
-		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
-		bytes := float64(s.dtype.Size()) * float64(s.m*s.k+s.n*s.k+s.m*s.n)
+		flops, bytes := gemmWork(s.m, s.n, s.k, s.dtype)
 		r.floorUS = max(flops / *peak, bytes / *readBW) * 1e6
 		r.peerUS = peer[peerKey(s.name, s.m, s.n, s.k, s.dtype)]
 		results = append(results, r)

@@ -75,8 +75,7 @@ func writeResults(path string, rs []benchResult) error {
 	_ = w.Write([]string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
 		"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas"})
 	for _, r := range rs {
-		flops := 2 * float64(r.m) * float64(r.n) * float64(r.k)
-		bytes := float64(r.dtype.Size()) * float64(r.m*r.k+r.n*r.k+r.m*r.n)
+		flops, bytes := gemmWork(r.m, r.n, r.k, r.dtype)
 		speed := ""
 		if r.peerUS > 0 {
 			speed = ff(r.peerUS / r.graphUS)
@@ -160,4 +159,10 @@ func graphCalls(m, n, k, copies int) int {
 		return copies * max(1, 32/copies)
 	}
 	return copies
+}
+
+// gemmWork is a GEMM's multiply-add flops and the bytes it must move at
+// least (A and B read, D written once) in dtype dt.
+func gemmWork(m, n, k int, dt dispatch.DType) (flops, bytes float64) {
+	return 2 * float64(m) * float64(n) * float64(k), float64(dt.Size()) * float64(m*k+n*k+m*n)
 }

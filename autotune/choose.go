@@ -59,7 +59,7 @@ func rank(times map[point]map[candidate]float64) ([]scored, map[point]float64) {
 		ranked = append(ranked, s)
 	}
 	slices.SortFunc(ranked, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(a.worst, b.worst), cmp.Compare(a.total, b.total), cmp.Compare(a.cd.kernel, b.cd.kernel), cmp.Compare(a.cd.split, b.cd.split))
+		return cmp.Or(cmp.Compare(a.worst, b.worst), cmp.Compare(a.total, b.total), compareCandidates(a.cd, b.cd))
 	})
 	return ranked, fastest
 }

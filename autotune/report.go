@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/gemmroute/gemmroute/dispatch"
 )
 
 func init() {
@@ -27,7 +29,8 @@ type reportRow struct {
 	name                          string
 	m, n, k, split                int
 	kernel                        string
-	graph, p90, events, peer      float64
+	graph, p90, events, evP90     float64
+	peer                          float64
 	roofPct, tflops, floor, ratio float64
 }
 
@@ -257,8 +260,7 @@ func rooflinePlot(path, name string, rows []reportRow, readBW, peak float64) err
 	p.X.Tick.Marker, p.Y.Tick.Marker = powersOfTwo{}, oneTwoFive{}
 	var ours, peer, roof plotter.XYs
 	for _, r := range rows {
-		flops := 2 * float64(r.m) * float64(r.n) * float64(r.k)
-		bytes := 2 * float64(r.m*r.k+r.n*r.k+r.m*r.n)
+		flops, bytes := gemmWork(r.m, r.n, r.k, dispatch.BF16) // 16-bit operands
 		x := float64(r.m)
 		ours = append(ours, plotter.XY{X: x, Y: flops / r.graph / 1e6})
 		if r.peer > 0 {

@@ -70,16 +70,6 @@ func (r *tuneReport) summary(w *strings.Builder) {
 	fmt.Fprintf(w, "Method: %s\n\n", tuneMethod)
 }
 
-// spanOf returns the result for w at the bucket holding m, or nil.
-func (r *tuneReport) spanOf(w weight, m int) *spanResult {
-	for _, s := range r.results {
-		if s.w == w && m >= s.sp.lo && m <= s.sp.hi {
-			return s
-		}
-	}
-	return nil
-}
-
 // heldOut writes the bucket loss at the probe Ms, which no choice saw.
 func (r *tuneReport) heldOut(w *strings.Builder) {
 	fmt.Fprintln(w, "## Bucket loss, held out\n\nAt each bucket's geometric middle (an M no choice was made on): the routed kernel's time against the fastest kept candidate there, for the exact entry and for the default entry.\n\n| weight | M | exact entry µs | loss | default entry µs | loss | fastest µs | fastest candidate |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -135,7 +125,7 @@ func (r *tuneReport) chosenRows(w weight) []reportRow {
 				continue
 			}
 			row := reportRow{name: w.name, m: m, n: w.n, k: w.k, kernel: c.kernel, split: c.split, graph: t.med, p90: t.p90,
-				events: s.events[m].med, peer: r.peer[peerKey(w.name, m, w.n, w.k, w.dtype)]}
+				events: s.events[m].med, evP90: s.events[m].p90, peer: r.peer[peerKey(w.name, m, w.n, w.k, w.dtype)]}
 			if row.peer > 0 {
 				row.ratio = row.peer / row.graph
 			}
@@ -157,19 +147,16 @@ func (r *tuneReport) timedChoices(w *strings.Builder) {
 	fmt.Fprintln(w, ".\n\n| weight | M | graph µs (p90) | events µs (p90) | % roofline | cuBLAS µs | ratio | kernel (split-K) |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
 	var logs []float64
 	for _, wt := range r.cfg.weights {
-		s := r.spanOf
 		for _, row := range r.chosenRows(wt) {
 			peer, ratio := "–", "–"
 			if row.ratio > 0 {
 				peer, ratio = fmt.Sprintf("%.2f", row.peer), fmt.Sprintf("×%.2f", row.ratio)
 				logs = append(logs, math.Log(row.ratio))
 			}
-			ev := s(wt, row.m).events[row.m]
-			flops := 2 * float64(row.m) * float64(row.n) * float64(row.k)
-			bytes := float64(wt.dtype.Size()) * float64(row.m*row.k+row.n*row.k+row.m*row.n)
+			flops, bytes := gemmWork(row.m, row.n, row.k, wt.dtype)
 			roof := 100 * max(flops/r.peak, bytes/r.readBW) * 1e6 / row.graph
 			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.1f | %s | %s | `%s` (%d) |\n",
-				wt.name, wt.dtype, row.m, row.graph, row.p90, ev.med, ev.p90, roof, peer, ratio, row.kernel, row.split)
+				wt.name, wt.dtype, row.m, row.graph, row.p90, row.events, row.evP90, roof, peer, ratio, row.kernel, row.split)
 		}
 	}
 	if len(logs) > 0 {

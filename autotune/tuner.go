@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -269,14 +271,9 @@ func (cfg *tuneConfig) unsettled(times map[int]map[candidate]timing) []candidate
 	return out
 }
 
+// compareCandidates orders candidates by kernel name, then split-K.
 func compareCandidates(a, b candidate) int {
-	if a.kernel != b.kernel {
-		if a.kernel < b.kernel {
-			return -1
-		}
-		return 1
-	}
-	return a.split - b.split
+	return cmp.Or(strings.Compare(a.kernel, b.kernel), cmp.Compare(a.split, b.split))
 }
 
 // medians keys median times by point for choose and rank.
