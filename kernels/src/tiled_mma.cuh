@@ -15,6 +15,7 @@
 //   !ALIGNED: the chunk's 8 elements are loaded one by one, each checked
 //             against M/N and K, into registers before the k-tile's mma and
 //             stored to shared memory after it (STAGES 2 is enough).
+// Blocks are rasterized in groups of RASTER_GROUP M tiles (see raster).
 // Rows past M or N compute zeros and are not stored; the epilogue goes
 // through finish<TOut> (split_k > 1: fp32 partials to the workspace).
 // Grid: (ceil(N/BN), ceil(M/BM), split_k); block: WM*WN*32 threads;
@@ -137,6 +138,20 @@ __device__ __forceinline__ void warp_mma(float (&acc)[MI][NI][4], uint32_t ta, u
   }
 }
 
+// raster maps the block to its (M tile, N tile) so that consecutive blocks
+// sweep RASTER_GROUP M tiles per N tile: a wave then reads each weight tile
+// from DRAM once for RASTER_GROUP M tiles (plain x-major order re-streams
+// all weights per M tile). A bijection of the grid (gridDim.x N tiles,
+// gridDim.y M tiles); the last group may hold fewer M tiles.
+constexpr int RASTER_GROUP = 8;
+__device__ __forceinline__ void raster(int64_t &tile_m, int64_t &tile_n) {
+  const int64_t nt = gridDim.x, mt = gridDim.y, id = (int64_t)blockIdx.y * nt + blockIdx.x;
+  const int64_t first = id / (RASTER_GROUP * nt) * RASTER_GROUP, within = id % (RASTER_GROUP * nt);
+  const int64_t rows = min((int64_t)RASTER_GROUP, mt - first);
+  tile_m = first + within % rows;
+  tile_n = within / rows;
+}
+
 template <typename T, typename TOut, int BM, int BN, int BK, int WM, int WN, int STAGES, bool ALIGNED>
 __device__ void tiled_mma(const gr_gemm_params &p) {
   constexpr int THREADS = WM * WN * 32, TM = BM / WM, TN = BN / WN, MI = TM / 16, NI = TN / 8;
@@ -147,7 +162,9 @@ __device__ void tiled_mma(const gr_gemm_params &p) {
   const uint32_t sa = smem_addr(gr_smem), sb = sa + STAGES * A_STAGE;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int wm = warp / WN, wn = warp % WN;
-  const int64_t m0 = (int64_t)blockIdx.y * BM, n0 = (int64_t)blockIdx.x * BN;
+  int64_t m0, n0;
+  raster(m0, n0);
+  m0 *= BM, n0 *= BN;
   int64_t kb, ke;
   k_range(p, kb, ke);
   const int64_t tiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
