@@ -84,11 +84,12 @@ struct tile_loader {
         cp_async16(tile + S::bytes(r0 + i * STEP, col / 8), in ? g : base, in);
       } else {
         const unsigned short *e = reinterpret_cast<const unsigned short *>(g);
+        const int64_t room = rok ? ke - kc : 0;  // elements of this chunk inside the operand
         uint32_t w[4];
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          const uint32_t lo = rok && kc + 2 * j < ke ? __ldg(e + 2 * j) : 0u;
-          const uint32_t hi = rok && kc + 2 * j + 1 < ke ? __ldg(e + 2 * j + 1) : 0u;
+          const uint32_t lo = 2 * j < room ? __ldg(e + 2 * j) : 0u;
+          const uint32_t hi = 2 * j + 1 < room ? __ldg(e + 2 * j + 1) : 0u;
           w[j] = lo | hi << 16;
         }
         reg[i] = make_uint4(w[0], w[1], w[2], w[3]);
