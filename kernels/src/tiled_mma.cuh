@@ -158,6 +158,7 @@ __device__ void tiled_mma(const gr_gemm_params &p) {
   constexpr int THREADS = WM * WN * 32, TM = BM / WM, TN = BN / WN, MI = TM / 16, NI = TN / 8;
   static_assert(TM % 16 == 0 && TN % 16 == 0, "warp tiles are multiples of 16x16");
   static_assert(STAGES >= 2, "at least double buffering");
+  static_assert(sizeof(T) == 2, "16-bit elements (swizzle, ldmatrix and the element loads assume it)");
   constexpr uint32_t A_STAGE = BM * BK * 2, B_STAGE = BN * BK * 2;  // bytes
   extern __shared__ uint4 gr_smem[];
   const uint32_t sa = smem_addr(gr_smem), sb = sa + STAGES * A_STAGE;
