@@ -35,8 +35,8 @@ namespace gr {
 
 // swizzle<BK> places chunk c (8 elements) of row r of a [rows][BK] tile at
 // chunk c ^ f(r): any 8 consecutive rows (an ldmatrix phase at one logical
-// chunk) then cover the 8 16-byte bank groups of a 128-byte line. f is
-// constant over 16-row steps, so a fragment's lane pattern holds for every
+// chunk) then cover the 8 16-byte bank groups of a 128-byte line. f repeats
+// every 8 rows (so every 16), so a fragment's lane pattern holds for every
 // m16/n16 block.
 template <int BK> struct swizzle {
   static constexpr int CPR = BK / 8;                   // chunks per row
