@@ -27,6 +27,8 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 8, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 4, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x64_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 4, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x64_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 8, 1, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_16x64x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 16, 64, 64, 1, 4, 4, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_32x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 32, 128, 64, 1, 4, 4, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_64x128x32_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 64, 128, 32, 2, 2, 4, true>(p); }
@@ -52,6 +54,8 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f1
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 8, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 4, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x64_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 4, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x64_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 8, 1, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_16x64x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 16, 64, 64, 1, 4, 4, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_32x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 32, 128, 64, 1, 4, 4, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_64x128x32_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 64, 128, 32, 2, 2, 4, true>(p); }

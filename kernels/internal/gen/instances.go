@@ -56,7 +56,10 @@ func instances() []instance {
 		}
 		// decode_mma: {tokens, columns, warps, stage slices, vectors per lane}.
 		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {8, 16, 4, 4, 1}, {16, 16, 8, 2, 1}, {16, 16, 4, 2, 1}, {16, 32, 8, 1, 1},
-			{8, 16, 8, 2, 2}, {8, 16, 4, 2, 2}, {16, 16, 8, 2, 2}, {16, 16, 4, 2, 2}, {8, 16, 8, 4, 1}} {
+			{8, 16, 8, 2, 2}, {8, 16, 4, 2, 2}, {16, 16, 8, 2, 2}, {16, 16, 4, 2, 2}, {8, 16, 8, 4, 1},
+			// 16 tokens × 32 columns with 128-byte row segments: half the
+			// activation loads per weight byte of 16×16 (M = 9…16 gap).
+			{16, 32, 4, 1, 2}, {16, 32, 8, 1, 2}} {
 			out = append(out, instance{family: "decode_mma", in: dt, out: dt, tm: c[0], tn: c[1], warps: c[2], u: c[3], lv: c[4]})
 		}
 		// tiled_mma: {BM, BN, BK, warps along M, warps along N, stages}, with
