@@ -18,10 +18,15 @@ func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) floa
 	}
 	mTiles, nTiles := ceilDiv(p.M, k.TileM), ceilDiv(p.N, k.TileN)
 	in, out := float64(p.In.Size()), float64(p.Out.Size())
-	// Weights come from memory once per M tile. Activations are re-read by
-	// every N tile, from L2/L1, whose bandwidth is taken as 3× memory's.
-	bytes := float64(mTiles)*float64(p.N)*float64(p.K)*in + 2*float64(p.M)*float64(p.N)*out
-	bytes += float64(nTiles*mTiles*k.TileM) * float64(p.K) * in / 3
+	var bytes float64
+	if tiled(k) {
+		bytes = tiledBytes(k, p, mTiles, nTiles)
+	} else {
+		// Weights come from memory once per M tile. Activations are re-read by
+		// every N tile, from L2/L1, whose bandwidth is taken as 3× memory's.
+		bytes = float64(mTiles)*float64(p.N)*float64(p.K)*in + 2*float64(p.M)*float64(p.N)*out
+		bytes += float64(nTiles*mTiles*k.TileM) * float64(p.K) * in / 3
+	}
 	if splitK > 1 {
 		bytes += 2 * float64(splitK) * float64(p.M) * float64(p.N) * 4
 	}
@@ -45,13 +50,17 @@ func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) floa
 	}
 	// Latency hiding: the bytes in flight per SM against bandwidth × latency
 	// (about a microsecond of memory latency under load).
+	// (k.LoadBytes is per stage; a pipeline of S stages has S-1 in flight.)
 	resident := math.Min(float64(perSM), math.Ceil(blocks/float64(dev.SMs)))
-	inFlight := resident * float64(k.Threads*max(k.LoadBytes, 16))
+	inFlight := resident * float64(k.Threads*max(k.LoadBytes, 16)*max(k.Stages-1, 1))
 	hide := math.Min(1, inFlight/(bw/float64(dev.SMs)*memLatency))
 	t := math.Max(bytes/bw/math.Max(hide, 0.05), flops/rate) / math.Max(eff, 0.02)
-	// A block walks K in rounds of (warps × TileK); a split shorter than a
-	// round leaves lanes idle.
+	// A decode block walks K in rounds of (warps × TileK), a tiled block in
+	// k-tiles of TileK; a split shorter than a round leaves lanes idle.
 	round := max(1, k.Threads/32) * k.TileK
+	if tiled(k) {
+		round = k.TileK
+	}
 	if kps := ceilDiv(p.K, splitK); kps > 0 {
 		t *= float64(ceilDiv(kps, round)*round) / float64(kps)
 	}
@@ -78,9 +87,49 @@ func blocksPerSM(k *KernelSpec, dev DeviceInfo) int {
 	return max(n, 1)
 }
 
+// tiled reports whether k stages k-tiles of both operands through shared
+// memory (the tiled_mma family).
+func tiled(k *KernelSpec) bool { return strings.HasPrefix(k.Family, "tiled") }
+
+// Assumptions of the tiled model, to check against the sweep:
+const (
+	// rasterGroup is tiled_mma.cuh's RASTER_GROUP: M tiles that share one
+	// pass over the weights.
+	rasterGroup = 8
+	// tiledStream is the share of the decode kernels' streaming rate a tiled
+	// kernel reaches: its block waits at a barrier per k-tile for the
+	// slowest load of the tile, and every byte makes a shared-memory round
+	// trip.
+	tiledStream = 0.8
+	// tiledShare is the share of the peak dense rate a large mma.sync tile
+	// reaches (Hopper's peak is wgmma's).
+	tiledShare = 0.55
+)
+
+// tiledBytes is a tiled kernel's traffic in DRAM-equivalent bytes. Its
+// blocks run in groups of rasterGroup M tiles, so DRAM serves the weights
+// once per group and the activations and output once; what the blocks read
+// beyond that ((TileM + TileN) × K each) comes from L2, taken as 3× memory
+// bandwidth as in the decode model.
+func tiledBytes(k *KernelSpec, p *Problem, mTiles, nTiles int) float64 {
+	in, out, kk := float64(p.In.Size()), float64(p.Out.Size()), float64(p.K)
+	dram := float64(ceilDiv(mTiles, rasterGroup))*float64(p.N)*kk*in + float64(p.M)*kk*in
+	reads := float64(mTiles*nTiles) * float64(k.TileM+k.TileN) * kk * in
+	return (dram + math.Max(0, reads-dram)/3 + 2*float64(p.M)*float64(p.N)*out) / tiledStream
+}
+
 // familyRate is the arithmetic rate a family reaches, as a share of peak.
 func familyRate(k *KernelSpec, peak float64) float64 {
 	switch {
+	case tiled(k):
+		// Operand bytes per flop fall with the tile's TileM·TileN/(TileM+TileN),
+		// 64 for 128×128; element loads (alignment below 16 bytes) take issue
+		// slots from the mma.
+		share := tiledShare * math.Sqrt(math.Min(1, float64(k.TileM*k.TileN)/float64(k.TileM+k.TileN)/64))
+		if k.PtrAlign < 16 {
+			share /= 2
+		}
+		return peak * share
 	case strings.Contains(k.Family, "fma"):
 		return peak / 12 // CUDA-core FMA
 	case strings.Contains(k.Family, "decode"):

@@ -4,6 +4,7 @@
 #include "decode_fma.cuh"
 #include "decode_mma.cuh"
 #include "splitk_reduce.cuh"
+#include "tiled_mma.cuh"
 
 #define GR_PASTE(a, b) gemmroute_##a##_##b
 #define GR_NAME(a, b) GR_PASTE(a, b)
@@ -26,6 +27,15 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 8, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 1, 4, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 1, 1, 8, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x64_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 4, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_bf16_bf16_f32_tn_16x32x64_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_bfloat16, __nv_bfloat16, 2, 2, 8, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_16x64x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 16, 64, 64, 1, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_32x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 32, 128, 64, 1, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_64x128x32_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 64, 128, 32, 2, 2, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_128x128x32_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 128, 128, 32, 2, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_128x256x32_w8_s3_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 128, 256, 32, 2, 4, 3, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_64x64x32_w4_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 64, 64, 32, 2, 2, 2, false>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_128x128x32_w8_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 128, 128, 32, 2, 4, 2, false>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
@@ -44,5 +54,14 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f1
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 8, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x16x64_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 1, 4, 2, 2>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_8x16x32_w8_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 1, 1, 8, 4, 1>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x64_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 4, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_f16_f16_f32_tn_16x32x64_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__half, __half, 2, 2, 8, 1, 2>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_16x64x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 16, 64, 64, 1, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_32x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 32, 128, 64, 1, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_64x128x32_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 64, 128, 32, 2, 2, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_128x128x32_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 128, 128, 32, 2, 4, 4, true>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_128x256x32_w8_s3_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 128, 256, 32, 2, 4, 3, true>(p); }
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_64x64x32_w4_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 64, 64, 32, 2, 2, 2, false>(p); }
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_128x128x32_w8_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 128, 128, 32, 2, 4, 2, false>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
@@ -48,4 +49,44 @@ func TestFatbinsBuiltFromCurrentSources(t *testing.T) {
 		require.NoError(t, err)
 		require.Greater(t, st.Size(), int64(1024), "image %s is empty", im.File)
 	}
+}
+
+// Every tiled_mma instance satisfies the template's static_asserts (so a
+// bad tile fails here, not in nvcc on the GPU runner) and its manifest entry
+// says what tiled_mma.cuh's header promises.
+func TestTiledInstances(t *testing.T) {
+	perDType := map[dispatch.DType][]string{}
+	for _, in := range instances() {
+		if in.family != "tiled_mma" {
+			continue
+		}
+		name := in.suffix()
+		perDType[in.in] = append(perDType[in.in], name[len("tiled_mma_")+len(in.in.String()+"_"+in.out.String()):])
+		threads, cpr := in.warps*32, in.bk/8
+		require.Equal(t, in.wm*in.wn, in.warps, name)
+		require.Zero(t, in.tm%(16*in.wm), "%s: warp tile rows are a multiple of 16", name)
+		require.Zero(t, in.tn%(16*in.wn), "%s: warp tile columns are a multiple of 16", name)
+		require.True(t, in.bk >= 16 && in.bk&(in.bk-1) == 0, "%s: BK is a power of two ≥ 16", name)
+		require.GreaterOrEqual(t, in.stages, 2, name)
+		step := threads / cpr
+		require.Zero(t, threads%cpr, name)
+		require.Zero(t, in.tm%step, "%s: the threads tile A's chunks", name)
+		require.Zero(t, in.tn%step, "%s: the threads tile B's chunks", name)
+
+		k := in.spec(images[0])
+		require.Equal(t, in.stages*(in.tm+in.tn)*in.bk*in.in.Size(), k.SmemBytes, name)
+		require.LessOrEqual(t, k.SmemBytes, dispatch.A100.SmemOptIn, "%s: fits sm_80's opt-in shared memory", name)
+		require.Equal(t, in.stages, k.Stages, name)
+		require.Equal(t, in.tn*in.bk*in.in.Size()/threads, k.LoadBytes, name)
+		require.Equal(t, 16, k.MaxSplitK, name)
+		require.Equal(t, 64, k.IndexBits, name)
+		if in.aligned {
+			require.Equal(t, [3]int{16, 16, 8}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+		} else {
+			require.Equal(t, [3]int{in.in.Size(), in.in.Size(), 1}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+		}
+		require.Contains(t, string(instancesCU()), fmt.Sprintf("__launch_bounds__(%d) GR_NAME(GR_ARCH, %s)", threads, name))
+	}
+	require.NotEmpty(t, perDType[dispatch.BF16])
+	require.Equal(t, perDType[dispatch.BF16], perDType[dispatch.F16], "both dtypes get the same tiles")
 }

@@ -8,12 +8,17 @@ import (
 
 // instance is one template instantiation, compiled into every image.
 type instance struct {
-	family   string // decode_fma | decode_mma
+	family   string // decode_fma | decode_mma | tiled_mma
 	in, out  dispatch.DType
 	tm, tn   int // tokens and output columns per block
 	vec      int // decode_fma: elements per load (8: 16-byte, 1: any alignment)
 	lv       int // decode_mma: 16-byte vectors per lane per row and slice
-	warps, u int // warps per block; K slices loaded ahead
+	warps, u int // warps per block; decode: K slices loaded ahead
+	// tiled_mma: K per k-tile, warps along M and along N (wm·wn = warps),
+	// shared-memory stages, and 16-byte cp.async loads (aligned) or element
+	// loads (any alignment, any K).
+	bk, wm, wn, stages int
+	aligned            bool
 }
 
 // imageSpec is one fatbin: the arch tag of its kernel names, the arch range
@@ -37,7 +42,7 @@ var images = []imageSpec{
 // commonFlags are the nvcc flags every image is built with.
 const commonFlags = "-O3 -std=c++17 --fatbin -Xptxas -v"
 
-// instances is the kernel set: the decode family in both dtypes.
+// instances is the kernel set: the decode and tiled families in both dtypes.
 func instances() []instance {
 	var out []instance
 	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
@@ -51,8 +56,23 @@ func instances() []instance {
 		}
 		// decode_mma: {tokens, columns, warps, stage slices, vectors per lane}.
 		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {8, 16, 4, 4, 1}, {16, 16, 8, 2, 1}, {16, 16, 4, 2, 1}, {16, 32, 8, 1, 1},
-			{8, 16, 8, 2, 2}, {8, 16, 4, 2, 2}, {16, 16, 8, 2, 2}, {16, 16, 4, 2, 2}, {8, 16, 8, 4, 1}} {
+			{8, 16, 8, 2, 2}, {8, 16, 4, 2, 2}, {16, 16, 8, 2, 2}, {16, 16, 4, 2, 2}, {8, 16, 8, 4, 1},
+			// 16 tokens × 32 columns with 128-byte row segments: half the
+			// activation loads per weight byte of 16×16 (M = 9…16 gap).
+			{16, 32, 4, 1, 2}, {16, 32, 8, 1, 2}} {
 			out = append(out, instance{family: "decode_mma", in: dt, out: dt, tm: c[0], tn: c[1], warps: c[2], u: c[3], lv: c[4]})
+		}
+		// tiled_mma: {BM, BN, BK, warps along M, warps along N, stages}, with
+		// cp.async, then with element loads.
+		tiled := func(c [6]int, aligned bool) instance {
+			return instance{family: "tiled_mma", in: dt, out: dt, tm: c[0], tn: c[1], bk: c[2], wm: c[3], wn: c[4],
+				warps: c[3] * c[4], stages: c[5], aligned: aligned}
+		}
+		for _, c := range [][6]int{{16, 64, 64, 1, 4, 4}, {32, 128, 64, 1, 4, 4}, {64, 128, 32, 2, 2, 4}, {128, 128, 32, 2, 4, 4}, {128, 256, 32, 2, 4, 3}} {
+			out = append(out, tiled(c, true))
+		}
+		for _, c := range [][6]int{{64, 64, 32, 2, 2, 2}, {128, 128, 32, 2, 4, 2}} {
+			out = append(out, tiled(c, false))
 		}
 	}
 	return out
@@ -61,14 +81,17 @@ func instances() []instance {
 var cuType = map[dispatch.DType]string{dispatch.BF16: "__nv_bfloat16", dispatch.F16: "__half"}
 
 func (in instance) tileK() int {
-	if in.family == "decode_fma" {
+	switch in.family {
+	case "decode_fma":
 		return 32 * in.vec
+	case "tiled_mma":
+		return in.bk
 	}
 	return 32 * in.lv
 }
 
 func (in instance) align() int {
-	if in.family == "decode_fma" && in.vec == 1 {
+	if in.family == "decode_fma" && in.vec == 1 || in.family == "tiled_mma" && !in.aligned {
 		return in.in.Size()
 	}
 	return 16
@@ -76,16 +99,35 @@ func (in instance) align() int {
 
 // suffix is the kernel name after "gemmroute_<arch>_".
 func (in instance) suffix() string {
-	return fmt.Sprintf("%s_%s_%s_f32_tn_%dx%dx%d_w%d_u%d_a%d", in.family, in.in, in.out, in.tm, in.tn, in.tileK(), in.warps, in.u, in.align())
+	depth := fmt.Sprintf("u%d", in.u) // decode: K slices per register stage
+	if in.family == "tiled_mma" {
+		depth = fmt.Sprintf("s%d", in.stages) // shared-memory stages
+	}
+	return fmt.Sprintf("%s_%s_%s_f32_tn_%dx%dx%d_w%d_%s_a%d", in.family, in.in, in.out, in.tm, in.tn, in.tileK(), in.warps, depth, in.align())
 }
 
 // call is the template call the extern "C" wrapper makes.
 func (in instance) call() string {
 	t, o := cuType[in.in], cuType[in.out]
-	if in.family == "decode_fma" {
+	switch in.family {
+	case "decode_fma":
 		return fmt.Sprintf("gr::decode_fma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm, in.tn, in.vec, in.warps, in.u)
+	case "tiled_mma":
+		return fmt.Sprintf("gr::tiled_mma<%s, %s, %d, %d, %d, %d, %d, %d, %t>(p)", t, o, in.tm, in.tn, in.bk, in.wm, in.wn, in.stages, in.aligned)
 	}
 	return fmt.Sprintf("gr::decode_mma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm/8, in.tn/16, in.warps, in.u, in.lv)
+}
+
+// stageCount is the pipeline depth the manifest records (1: registers only).
+func (in instance) stageCount() int { return max(in.stages, 1) }
+
+// smemBytes is the dynamic shared memory a block uses: tiled_mma's STAGES
+// k-tiles of A and B (the decode families use static shared memory only).
+func (in instance) smemBytes() int {
+	if in.family != "tiled_mma" {
+		return 0
+	}
+	return in.stages * (in.tm + in.tn) * in.bk * in.in.Size()
 }
 
 func reduceSuffix(out dispatch.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }
@@ -96,7 +138,7 @@ func (in instance) spec(im imageSpec) dispatch.KernelSpec {
 	return dispatch.KernelSpec{
 		Name: "gemmroute_" + im.tag + "_" + in.suffix(), Image: im.file, Family: in.family,
 		MinArch: im.minArch, MaxArch: im.maxArch, In: in.in, Out: in.out, Layout: dispatch.LayoutTN,
-		TileM: in.tm, TileN: in.tn, TileK: in.tileK(), Stages: 1, Threads: in.warps * 32,
+		TileM: in.tm, TileN: in.tn, TileK: in.tileK(), Stages: in.stageCount(), Threads: in.warps * 32, SmemBytes: in.smemBytes(),
 		PtrAlign: a, LDAlign: a, KMultiple: a / in.in.Size(),
 		MaxSplitK: 16, Reduction: dispatch.ReduceWorkspace,
 		ReduceKernel: "gemmroute_" + im.tag + "_" + reduceSuffix(in.out),
@@ -107,8 +149,11 @@ func (in instance) spec(im imageSpec) dispatch.KernelSpec {
 
 // loadBytes is the weight bytes a thread loads per pipeline stage.
 func (in instance) loadBytes() int {
-	if in.family == "decode_fma" {
+	switch in.family {
+	case "decode_fma":
 		return in.u * in.tn * in.vec * in.in.Size()
+	case "tiled_mma":
+		return in.tn * in.bk * in.in.Size() / (in.warps * 32)
 	}
 	return in.u * in.lv * (in.tn / 16) * 2 * 16
 }

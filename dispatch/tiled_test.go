@@ -1,0 +1,127 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// llamaShapes are Llama-3-8B's projections (N, K): qkv, o, gate_up, down.
+var llamaShapes = [][2]int{{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}}
+
+// withTiledRegisters returns the embedded catalog with every tiled kernel's
+// register count set to regs (0: as the manifest says).
+func withTiledRegisters(t *testing.T, regs int) *Catalog {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	if regs == 0 {
+		return cat
+	}
+	m := cat.Manifest
+	m.Kernels = append([]KernelSpec(nil), m.Kernels...)
+	for i := range m.Kernels {
+		if tiled(&m.Kernels[i]) {
+			m.Kernels[i].Registers = regs
+		}
+	}
+	cat, err = NewCatalog(m)
+	require.NoError(t, err)
+	return cat
+}
+
+// The heuristic level (no table) sends Llama-3-8B shapes to the decode
+// families up to M = 16 and to tiled_mma from M = 32 on, in both dtypes, on
+// Hopper and Ampere, whether the tiled kernels' registers are unknown or
+// limit them to one block per SM.
+func TestHeuristicRoutesTiledFromM32(t *testing.T) {
+	for _, regs := range []int{0, 255} {
+		cat := withTiledRegisters(t, regs)
+		for _, dev := range []DeviceInfo{H200, A100} {
+			pl := NewPlanner(cat, nil, dev)
+			for _, dt := range []DType{BF16, F16} {
+				for _, s := range llamaShapes {
+					for _, m := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 8192} {
+						p := testProblem(m, s[0], s[1])
+						p.In, p.Out = dt, dt
+						out, err := pl.Plan(&p)
+						require.NoError(t, err)
+						want := "decode"
+						if m >= 32 {
+							want = "tiled_mma"
+						}
+						assert.True(t, strings.HasPrefix(out.Kernel.Family, want), "registers %d, %s %s M=%d N=%d K=%d: %s (split-K %d)",
+							regs, dev.Arch, dt, m, s[0], s[1], out.Kernel.Name, out.SplitK)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The tiled model stays a model of a compute-bound kernel at large M: for
+// tiles of 64×128 and up, the estimate of a big square problem is within
+// 1.2× of its flops at the family's rate (smaller tiles are bound by their
+// L2 re-reads); and a larger tile never gets a lower rate.
+func TestEstimateTiledComputeBound(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	p := testProblem(8192, 8192, 8192)
+	flops := 2 * float64(p.M) * float64(p.N) * float64(p.K)
+	n := 0
+	for _, k := range cat.Kernels() {
+		if !tiled(&k) || k.In != BF16 || !k.RunsOn(H200.Arch) || k.PtrAlign < 16 || k.TileM*k.TileN < 64*128 {
+			continue
+		}
+		n++
+		rate := familyRate(&k, H200.PeakFLOPS)
+		est := EstimateSeconds(&k, &p, 1, H200)
+		assert.InDelta(t, 1, est/(flops/rate), 0.2, "%s: estimate %.0f µs, flops at its rate %.0f µs", k.Name, est*1e6, flops/rate*1e6)
+		for _, o := range cat.Kernels() {
+			if tiled(&o) && o.TileM >= k.TileM && o.TileN >= k.TileN && o.PtrAlign == k.PtrAlign {
+				assert.GreaterOrEqual(t, familyRate(&o, 1), familyRate(&k, 1), "%s vs %s", o.Name, k.Name)
+			}
+		}
+	}
+	require.Positive(t, n)
+}
+
+// A tiled kernel launches on grid (N tiles, M tiles, split-K) with its
+// threads and its dynamic shared memory (> 48 KiB for the deep pipelines:
+// the engine raises the function's limit once, when it resolves it).
+func TestTiledGeometry(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	pl := NewPlanner(cat, nil, H200)
+	big := 0
+	for _, k := range cat.Kernels() {
+		if !tiled(&k) || !k.RunsOn(H200.Arch) {
+			continue
+		}
+		for _, c := range []struct{ m, n, kk, split int }{{4096, 4096, 4096, 1}, {33, 769, 5125, 3}, {1, 1, 1, 1}} {
+			p := testProblem(c.m, c.n, c.kk)
+			if k.PtrAlign < 16 {
+				p.LDA, p.LDB = c.kk, c.kk
+			}
+			if CheckKernel(&k, &p, H200, c.split) != "" {
+				continue
+			}
+			name := fmt.Sprintf("%s M=%d N=%d K=%d", k.Name, c.m, c.n, c.kk)
+			out, err := pl.PlanKernel(&p, k.Name, c.split)
+			require.NoError(t, err, name)
+			checkPlan(t, pl, &p, out, nil)
+			assert.Equal(t, [3]uint32{uint32(ceilDiv(c.n, k.TileN)), uint32(ceilDiv(c.m, k.TileM)), uint32(out.SplitK)}, out.Grid, name)
+			assert.Equal(t, [3]uint32{uint32(k.Threads), 1, 1}, out.Block, name)
+			assert.Equal(t, k.SmemBytes, out.SmemBytes, name)
+			if out.SplitK > 1 {
+				assert.Zero(t, out.KPerSplit%k.TileK, "%s: K per split a multiple of the k-tile", name)
+			}
+		}
+		if k.SmemBytes > 48<<10 {
+			big++
+		}
+	}
+	assert.Positive(t, big, "some tiled kernel needs the >48 KiB opt-in")
+}
