@@ -95,8 +95,9 @@ func refuseMisaligned(t *testing.T, e *dispatch.Engine, kernel string, split int
 	}
 }
 
-// The engine's own routing for Llama-3-8B's projections at M = 1…16, plus a
-// few larger M that the decode family serves by tiling M.
+// The engine's own routing for Llama-3-8B's projections at M = 1…8192: the
+// decode range, bucket edges ± 1 and the tiled range up to 8192 (checked at
+// sampled elements).
 func TestRoutingLlamaShapes(t *testing.T) {
 	e := openEngine(t, dispatch.Options{})
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -105,7 +106,7 @@ func TestRoutingLlamaShapes(t *testing.T) {
 		n, k int
 	}{{"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}}
 	for _, sh := range shapes {
-		for _, m := range []int{1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 64} {
+		for _, m := range []int{1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 31, 33, 64, 100, 255, 257, 1000, 2048, 4095, 8192} {
 			d := gemmtest.FillSampled(gemmtest.Case{Name: sh.name, M: m, N: sh.n, K: sh.k}, dispatch.BF16, rng, 300)
 			p, out := operands(t, d)
 			pl, err := e.Plan(&p)

@@ -56,6 +56,8 @@ func Awkward() []Case {
 		{Name: "m16", M: 16, N: 512, K: 4096, Beta: 1, Bias: true},
 		{Name: "m17", M: 17, N: 160, K: 520},
 		{Name: "m33-k5125", M: 33, N: 769, K: 5125, Bias: true},
+		{Name: "m130-n1030", M: 130, N: 1030, K: 200, Beta: 0.5},
+		{Name: "m1100-raster", M: 1100, N: 264, K: 136, Bias: true},
 		{Name: "misaligned", M: 4, N: 123, K: 997, OffA: 1, OffB: 3, Beta: 0.25},
 		{Name: "misaligned-lda", M: 5, N: 64, K: 512, LDA: 515, LDB: 517},
 		{Name: "k0", M: 3, N: 40, K: 0, Beta: 2, Bias: true},
