@@ -88,7 +88,7 @@ func blocksPerSM(k *KernelSpec, dev DeviceInfo) int {
 }
 
 // tiled reports whether k stages k-tiles of both operands through shared
-// memory (the tiled_mma family).
+// memory (the tiled_mma and tiled_wgmma families).
 func tiled(k *KernelSpec) bool { return strings.HasPrefix(k.Family, "tiled") }
 
 // Assumptions of the tiled model, to check against the sweep:
@@ -102,8 +102,11 @@ const (
 	// trip.
 	tiledStream = 0.8
 	// tiledShare is the share of the peak dense rate a large mma.sync tile
-	// reaches (Hopper's peak is wgmma's).
-	tiledShare = 0.55
+	// reaches (Hopper's peak is wgmma's): measured 0.40–0.47 on the H200
+	// (docs/perf/2026-11-30-h200-tiled).
+	tiledShare = 0.45
+	// wgmmaShare is the same for tiled_wgmma (a prediction until measured).
+	wgmmaShare = 0.7
 )
 
 // tiledBytes is a tiled kernel's traffic in DRAM-equivalent bytes. Its
@@ -125,7 +128,11 @@ func familyRate(k *KernelSpec, peak float64) float64 {
 		// Operand bytes per flop fall with the tile's TileM·TileN/(TileM+TileN),
 		// 64 for 128×128; element loads (alignment below 16 bytes) take issue
 		// slots from the mma.
-		share := tiledShare * math.Sqrt(math.Min(1, float64(k.TileM*k.TileN)/float64(k.TileM+k.TileN)/64))
+		share := tiledShare
+		if k.Family == "tiled_wgmma" {
+			share = wgmmaShare
+		}
+		share *= math.Sqrt(math.Min(1, float64(k.TileM*k.TileN)/float64(k.TileM+k.TileN)/64))
 		if k.PtrAlign < 16 {
 			share /= 2
 		}

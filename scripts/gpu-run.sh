@@ -4,6 +4,7 @@
 #
 #   scripts/gpu-run.sh test    # nvcc-build the kernels, run every GPU test on them
 #   scripts/gpu-run.sh bench   # cuBLAS peer timing, then our bench beside it
+#                              # (TABLE=scripts/heuristic.yaml: route by the model alone)
 #   scripts/gpu-run.sh tune    # autotune tune over $MODEL (default llama3-8b) bf16,
 #                              # M = 1…$MAXM (default 8192), cuBLAS timed at the same
 #                              # points; then bench routing with the new table
@@ -34,7 +35,7 @@ test)
   ;;
 bench)
   peer "$shapes" || exit 1
-  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" 2>&1 | tee "$OUT/bench.log"
+  .gpu/autotune bench -shapes "$shapes" -peer "$OUT/peer.csv" -csv "$OUT/bench.csv" ${TABLE:+-table "$TABLE"} 2>&1 | tee "$OUT/bench.log"
   ;;
 tune)
   model=(-model "${MODEL:-llama3-8b}" -max-m "${MAXM:-8192}")

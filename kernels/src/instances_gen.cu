@@ -5,6 +5,7 @@
 #include "decode_mma.cuh"
 #include "splitk_reduce.cuh"
 #include "tiled_mma.cuh"
+#include "tiled_wgmma.cuh"
 
 #define GR_PASTE(a, b) gemmroute_##a##_##b
 #define GR_NAME(a, b) GR_PASTE(a, b)
@@ -36,6 +37,18 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf1
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_128x256x32_w8_s3_a16)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 128, 256, 32, 2, 4, 3, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_64x64x32_w4_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 64, 64, 32, 2, 2, 2, false>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_bf16_bf16_f32_tn_128x128x32_w8_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__nv_bfloat16, __nv_bfloat16, 128, 128, 32, 2, 4, 2, false>(p); }
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_64x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 4>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_64x256x64_w4_s3_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 256, 3>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_128x128x64_w8_s5_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4>(p); }
+#endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
@@ -63,5 +76,17 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_128x256x32_w8_s3_a16)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 128, 256, 32, 2, 4, 3, true>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_64x64x32_w4_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 64, 64, 32, 2, 2, 2, false>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_mma_f16_f16_f32_tn_128x128x32_w8_s2_a2)(const gr_gemm_params p) { gr::tiled_mma<__half, __half, 128, 128, 32, 2, 4, 2, false>(p); }
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_64x128x64_w4_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 64, 128, 4>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_64x256x64_w4_s3_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 64, 256, 3>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_128x128x64_w8_s5_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 128, 128, 5>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 128, 256, 4>(p); }
+#endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

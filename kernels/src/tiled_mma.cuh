@@ -208,18 +208,7 @@ __device__ void tiled_mma(const gr_gemm_params &p) {
     rd = rd + 1 == STAGES ? 0 : rd + 1;
     wr = wr + 1 == STAGES ? 0 : wr + 1;
   }
-  // Accumulator (mi, ni, e) is row 16mi + g + 8(e/2), column 8ni + 2t + e%2
-  // of the warp tile (g = lane/4, t = lane%4).
-  const int64_t wm0 = m0 + wm * TM + (lane >> 2), wn0 = n0 + wn * TN + (lane & 3) * 2;
-#pragma unroll
-  for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int64_t m = wm0 + mi * 16 + (e >> 1) * 8, n = wn0 + ni * 8 + (e & 1);
-        if (m < p.m && n < p.n) finish<TOut>(p, m, n, acc[mi][ni][e]);
-      }
+  store_fragments<TOut>(p, acc, m0 + wm * TM + (lane >> 2), n0 + wn * TN + (lane & 3) * 2);
 }
 
 }  // namespace gr

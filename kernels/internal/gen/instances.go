@@ -8,7 +8,7 @@ import (
 
 // instance is one template instantiation, compiled into every image.
 type instance struct {
-	family   string // decode_fma | decode_mma | tiled_mma
+	family   string // decode_fma | decode_mma | tiled_mma | tiled_wgmma
 	in, out  dispatch.DType
 	tm, tn   int // tokens and output columns per block
 	vec      int // decode_fma: elements per load (8: 16-byte, 1: any alignment)
@@ -17,9 +17,14 @@ type instance struct {
 	// tiled_mma: K per k-tile, warps along M and along N (wm·wn = warps),
 	// shared-memory stages, and 16-byte cp.async loads (aligned) or element
 	// loads (any alignment, any K).
+	// tiled_wgmma: BK is 64, a warpgroup per 64 rows of BM, cp.async loads.
 	bk, wm, wn, stages int
 	aligned            bool
 }
+
+// hopper reports whether the instance needs sm_90a (wgmma): it is compiled
+// into the images built with -DGR_HOPPER only.
+func (in instance) hopper() bool { return in.family == "tiled_wgmma" }
 
 // imageSpec is one fatbin: the arch tag of its kernel names, the arch range
 // its code runs on and the nvcc targets that give that range.
@@ -28,6 +33,7 @@ type imageSpec struct {
 	minArch, maxArch dispatch.Arch
 	targets          []string
 	flags            string
+	hopper           bool // holds the sm_90a-only instances (flags define GR_HOPPER)
 }
 
 var images = []imageSpec{
@@ -36,7 +42,7 @@ var images = []imageSpec{
 		flags:   "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80"},
 	{file: "sm90.fatbin", tag: "sm90", minArch: dispatch.SM90, maxArch: dispatch.SM90,
 		targets: []string{"sm_90a"},
-		flags:   "-gencode arch=compute_90a,code=sm_90a"},
+		flags:   "-gencode arch=compute_90a,code=sm_90a -DGR_HOPPER", hopper: true},
 }
 
 // commonFlags are the nvcc flags every image is built with.
@@ -74,6 +80,12 @@ func instances() []instance {
 		for _, c := range [][6]int{{64, 64, 32, 2, 2, 2}, {128, 128, 32, 2, 4, 2}} {
 			out = append(out, tiled(c, false))
 		}
+		// tiled_wgmma (sm_90a): {BM, BN, stages}; 64x… tiles leave room for
+		// two blocks per SM, 128x… tiles take one.
+		for _, c := range [][3]int{{64, 128, 4}, {64, 256, 3}, {128, 128, 5}, {128, 256, 4}} {
+			out = append(out, instance{family: "tiled_wgmma", in: dt, out: dt, tm: c[0], tn: c[1], bk: 64,
+				warps: c[0] / 16, stages: c[2], aligned: true})
+		}
 	}
 	return out
 }
@@ -84,7 +96,7 @@ func (in instance) tileK() int {
 	switch in.family {
 	case "decode_fma":
 		return 32 * in.vec
-	case "tiled_mma":
+	case "tiled_mma", "tiled_wgmma":
 		return in.bk
 	}
 	return 32 * in.lv
@@ -100,7 +112,7 @@ func (in instance) align() int {
 // suffix is the kernel name after "gemmroute_<arch>_".
 func (in instance) suffix() string {
 	depth := fmt.Sprintf("u%d", in.u) // decode: K slices per register stage
-	if in.family == "tiled_mma" {
+	if in.stages > 0 {
 		depth = fmt.Sprintf("s%d", in.stages) // shared-memory stages
 	}
 	return fmt.Sprintf("%s_%s_%s_f32_tn_%dx%dx%d_w%d_%s_a%d", in.family, in.in, in.out, in.tm, in.tn, in.tileK(), in.warps, depth, in.align())
@@ -114,6 +126,8 @@ func (in instance) call() string {
 		return fmt.Sprintf("gr::decode_fma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm, in.tn, in.vec, in.warps, in.u)
 	case "tiled_mma":
 		return fmt.Sprintf("gr::tiled_mma<%s, %s, %d, %d, %d, %d, %d, %d, %t>(p)", t, o, in.tm, in.tn, in.bk, in.wm, in.wn, in.stages, in.aligned)
+	case "tiled_wgmma":
+		return fmt.Sprintf("gr::tiled_wgmma<%s, %s, %d, %d, %d>(p)", t, o, in.tm, in.tn, in.stages)
 	}
 	return fmt.Sprintf("gr::decode_mma<%s, %s, %d, %d, %d, %d, %d>(p)", t, o, in.tm/8, in.tn/16, in.warps, in.u, in.lv)
 }
@@ -121,13 +135,17 @@ func (in instance) call() string {
 // stageCount is the pipeline depth the manifest records (1: registers only).
 func (in instance) stageCount() int { return max(in.stages, 1) }
 
-// smemBytes is the dynamic shared memory a block uses: tiled_mma's STAGES
-// k-tiles of A and B (the decode families use static shared memory only).
+// smemBytes is the dynamic shared memory a block uses: the tiled families'
+// STAGES k-tiles of A and B, tiled_wgmma's with 1024 bytes to align them
+// (the decode families use static shared memory only).
 func (in instance) smemBytes() int {
-	if in.family != "tiled_mma" {
-		return 0
+	switch in.family {
+	case "tiled_mma":
+		return in.stages * (in.tm + in.tn) * in.bk * in.in.Size()
+	case "tiled_wgmma":
+		return in.stages*(in.tm+in.tn)*in.bk*in.in.Size() + 1024
 	}
-	return in.stages * (in.tm + in.tn) * in.bk * in.in.Size()
+	return 0
 }
 
 func reduceSuffix(out dispatch.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }
@@ -152,7 +170,7 @@ func (in instance) loadBytes() int {
 	switch in.family {
 	case "decode_fma":
 		return in.u * in.tn * in.vec * in.in.Size()
-	case "tiled_mma":
+	case "tiled_mma", "tiled_wgmma":
 		return in.tn * in.bk * in.in.Size() / (in.warps * 32)
 	}
 	return in.u * in.lv * (in.tn / 16) * 2 * 16
