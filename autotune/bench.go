@@ -57,7 +57,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	b, err := newBencher(0, *reps, 256<<20, opts)
+	b, err := newBencher(0, *reps, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
@@ -106,9 +106,9 @@ type bencher struct {
 	rng        *rand.Rand
 }
 
-// newBencher opens GPU ordinal device with a split-K workspace of the given
-// bytes on its timing stream.
-func newBencher(device, reps int, workspace int64, opts dispatch.Options) (*bencher, error) {
+// newBencher opens GPU ordinal device with opts and reserves the engine's
+// split-K workspace (opts.WorkspaceBytes, or the default) on its timing stream.
+func newBencher(device, reps int, opts dispatch.Options) (*bencher, error) {
 	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, uint64(device)))}
 	var err error
 	if b.ctx, err = cuda.Open(device); err != nil {
@@ -119,6 +119,10 @@ func newBencher(device, reps int, workspace int64, opts dispatch.Options) (*benc
 	}
 	if b.stream, err = b.ctx.NewStream(); err != nil {
 		return nil, err
+	}
+	workspace := opts.WorkspaceBytes
+	if workspace == 0 {
+		workspace = dispatch.DefaultWorkspaceBytes
 	}
 	if err = b.eng.Reserve(dispatch.Stream(b.stream), workspace); err != nil {
 		return nil, err

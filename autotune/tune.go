@@ -46,7 +46,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	manifest := fs.String("manifest", "", "kernel manifest JSON (default: $GEMMROUTE_KERNEL_DIR's, else the embedded one)")
 	driver := fs.String("driver", "", "driver version for the provenance, e.g. 580.159.04")
 	splitList := fs.String("splits", "1,2,4,8", "split-K factors to try")
-	workspace := fs.Int64("workspace", 256<<20, "split-K workspace reserved per device, bytes: candidates needing more are not tried")
+	workspace := fs.Int64("workspace", dispatch.DefaultWorkspaceBytes, "split-K workspace per stream the table is for, bytes (an engine's Options.WorkspaceBytes): candidates needing more are not tried")
 	prune := fs.Float64("prune", 4, "skip candidates the model estimates above this × the best estimate at every sample M (0: time all)")
 	screenReps := fs.Int("screen-reps", 3, "graph replays of the screening timing")
 	reps := fs.Int("reps", 20, "graph replays of a full timing (3× for near-ties and noisy timings)")

@@ -56,7 +56,7 @@ func openGPUs(devices []int, workspace int64) ([]measurer, func(), error) {
 		}
 	}
 	for _, d := range devices {
-		b, err := newBencher(d, 0, workspace, dispatch.Options{})
+		b, err := newBencher(d, 0, dispatch.Options{WorkspaceBytes: workspace})
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("device %d: %w", d, err)

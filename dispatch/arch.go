@@ -58,6 +58,9 @@ type DeviceInfo struct {
 	MemBytes      int64   // device memory
 	ReadBandwidth float64 // measured pure-read bandwidth, bytes/s (0: unknown)
 	PeakFLOPS     float64 // measured dense 16-bit tensor rate, FLOP/s (0: unknown)
+	// WorkspaceBytes caps the split-K workspace a plan may need (an engine
+	// sets its per-stream reservation, Options.WorkspaceBytes); 0: no cap.
+	WorkspaceBytes int64
 }
 
 // Presets of common devices. Bandwidth and rate are measured ceilings where

@@ -40,6 +40,9 @@ func CheckKernel(k *KernelSpec, p *Problem, dev DeviceInfo, splitK int) string {
 		return fmt.Sprintf("M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:
 		return fmt.Sprintf("split-K %d outside 1..%d", splitK, k.MaxSplitK)
+	case splitK > 1 && dev.WorkspaceBytes > 0 && splitWorkspace(p, splitK) > dev.WorkspaceBytes:
+		return fmt.Sprintf("split-K %d needs %d B of workspace, %d B reserved per stream (Options.WorkspaceBytes)",
+			splitK, splitWorkspace(p, splitK), dev.WorkspaceBytes)
 	}
 	return ""
 }

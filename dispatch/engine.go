@@ -16,7 +16,8 @@ type Options struct {
 	// The environment variable GEMMROUTE_KERNEL_DIR does the same.
 	KernelDir string
 	// WorkspaceBytes is the split-K workspace reserved for stream 0 at Open;
-	// other streams get theirs from Reserve. 0 means 32 MiB.
+	// other streams get theirs from Reserve. 0 means DefaultWorkspaceBytes.
+	// The planner never picks a split-K that needs more than this.
 	WorkspaceBytes int64
 	// ForceKernel routes every problem to this kernel (tests and tuning);
 	// problems it cannot run fail with ErrNoKernel. ForceSplitK is its
@@ -25,8 +26,9 @@ type Options struct {
 	ForceSplitK int
 }
 
-// defaultWorkspace is the split-K workspace of stream 0 when Options leave it 0.
-const defaultWorkspace = 32 << 20
+// DefaultWorkspaceBytes is the split-K workspace of stream 0 when Options
+// leave it 0, and the most a plan may need then.
+const DefaultWorkspaceBytes = 32 << 20
 
 // presetFor returns the preset whose name the device name contains, for its
 // measured ceilings; ok is false for devices without a preset.

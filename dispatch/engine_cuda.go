@@ -85,13 +85,14 @@ func (e *Engine) open(opts Options) error {
 			return err
 		}
 	}
+	ws := opts.WorkspaceBytes
+	if ws == 0 {
+		ws = DefaultWorkspaceBytes
+	}
+	e.dev.WorkspaceBytes = ws
 	e.planner = NewPlanner(loaded, table, e.dev)
 	if e.force != "" && loaded.Kernel(e.force) == nil {
 		return fmt.Errorf("%w: ForceKernel %q is not loaded on %s (%s)", ErrNoKernel, e.force, e.dev.Name, e.dev.Arch)
-	}
-	ws := opts.WorkspaceBytes
-	if ws == 0 {
-		ws = defaultWorkspace
 	}
 	return e.Reserve(0, ws)
 }

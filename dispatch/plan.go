@@ -56,7 +56,7 @@ func geometry(p *Problem, r *route) Plan {
 		Block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
 	if s > 1 {
-		pl.WorkspaceBytes = int64(s) * int64(p.M) * int64(p.N) * 4
+		pl.WorkspaceBytes = splitWorkspace(p, s)
 	}
 	return pl
 }
@@ -121,3 +121,7 @@ func (pl Plan) Explain() string {
 	}
 	return b.String()
 }
+
+// splitWorkspace is the workspace split-K s needs for p: s fp32 partials of
+// the M×N output.
+func splitWorkspace(p *Problem, s int) int64 { return int64(s) * int64(p.M) * int64(p.N) * 4 }

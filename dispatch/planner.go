@@ -191,7 +191,7 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, r *route) {
 	best, second := math.Inf(1), math.Inf(1)
 	for _, k := range survivors {
 		for _, s := range splitChoices {
-			if s > k.MaxSplitK || s > max(1, ceilDiv(p.K, k.TileK)) {
+			if s > max(1, ceilDiv(p.K, k.TileK)) || CheckKernel(k, p, pl.dev, s) != "" {
 				continue
 			}
 			t := EstimateSeconds(k, &rep, s, pl.dev)

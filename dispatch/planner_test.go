@@ -16,7 +16,13 @@ import (
 var L4 = DeviceInfo{Name: "NVIDIA L4", Arch: SM89, SMs: 58, L2Bytes: 48 << 20, SmemOptIn: 99 << 10,
 	MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12}
 
-var testDevices = []DeviceInfo{A100, L4, H100, H200}
+var testDevices = []DeviceInfo{A100, L4, H100, H200, smallWorkspace(H200, 1<<20)}
+
+// smallWorkspace is dev behind an engine that reserved bytes per stream.
+func smallWorkspace(dev DeviceInfo, bytes int64) DeviceInfo {
+	dev.WorkspaceBytes = bytes
+	return dev
+}
 
 // testCatalog is a synthetic catalog, independent of kernels/manifest.json,
 // with one kernel per constraint worth exercising.
@@ -142,6 +148,9 @@ func TestPlanLevels(t *testing.T) {
 			edit: misaligned(8), level: LevelHeuristic, kernel: "simt_bf16", splitK: 1,
 			explain: []string{"passed over: exact (N,K) entry: bucket [1, 16]", "passed over: default entry: bucket [2, ∞) names mma80_bf16",
 				"level: heuristic", "bucket: M class [5, 8]", "estimate:"}},
+		{name: "exact split-K needs more workspace than reserved, default answers", dev: smallWorkspace(H200, 300<<10),
+			m: 8, n: 4096, k: 4096, level: LevelDefault, kernel: "mma80_bf16", splitK: 2,
+			explain: []string{"names decode90_bf16, which fails here: split-K 4 needs 524288 B of workspace, 307200 B reserved per stream"}},
 		{name: "sm_80 default", dev: A100, m: 300, n: 4096, k: 4096, level: LevelDefault, kernel: "mma80_bf16", splitK: 1,
 			explain: []string{"rejected: decode90_bf16: built for sm_90..any, device is sm_80",
 				"rejected: wide80_bf16: needs 204800 B shared memory, device allows 166912"}},
