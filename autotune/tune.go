@@ -56,6 +56,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	noise := fs.Float64("noise", 0.05, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
 	dry := fs.Bool("dry-run", false, "measure nothing: size the run by the analytic model on -device (any build; writes no table)")
 	preset := fs.String("device", "h200", "device preset for -dry-run: h200, h100 or a100")
+	modelOut := fs.String("model-out", "", "with -dry-run: write the base table with the model's choices merged in as heuristic entries (no times_us), for an arch no GPU at hand can measure")
 	readBW := fs.Float64("read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: the device preset's)")
 	peak := fs.Float64("peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: the device preset's)")
 	if _, code := parse(fs, args); code >= 0 {
@@ -125,7 +126,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	cfg := &tuneConfig{cat: cat, weights: weights, maxM: *maxM, splits: splits, workspace: *workspace, prune: *prune,
 		screenReps: *screenReps, reps: *reps, eventCalls: *eventCalls, keep: *keep, tie: *tie, noise: *noise}
 	if *dry {
-		return dryRunTune(cfg, base, sp, *preset, len(devices), stdout, stderr)
+		return dryRunTune(cfg, base, sp, dryRunOptions{*preset, len(devices), *modelOut}, stdout, stderr)
 	}
 	if openMeasurers == nil {
 		return fail(stderr, errors.New("tune: this build cannot measure: build without -tags nocuda and run on a GPU (-write-shapes works anywhere)"))

@@ -10,8 +10,8 @@ import (
 // dryRun is a measurer that runs nothing, for sizing a tune run before a GPU
 // is at hand: every gate passes, every timing is the analytic model's
 // estimate, and seconds adds up the wall time the real run would spend by
-// that model and the host-cost guesses below. Nothing it answers may enter a
-// table: tune -dry-run writes none.
+// that model and the host-cost guesses below. No timing it answers may enter
+// a table: tune -dry-run writes none, and -model-out only the choices.
 type dryRun struct {
 	dev                dispatch.DeviceInfo
 	cat                *dispatch.Catalog
@@ -100,11 +100,21 @@ func (d *dryRun) events(w weight, m int, c candidate, calls int) (timing, error)
 	return timing{us, us}, nil
 }
 
+// dryRunOptions: the device preset modelled, how many of it, and where to
+// write the model's table ("" for none).
+type dryRunOptions struct {
+	preset   string
+	devices  int
+	modelOut string
+}
+
 // dryRunTune runs the tune pipeline on dry measurers, one per device, up to
 // building the entries (so a catalog that leaves a bucket without a kernel
 // fails here too), and prints what the real run would do and its predicted
-// wall time.
-func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, preset string, devices int, stdout, stderr io.Writer) int {
+// wall time. With o.modelOut it writes the entries, stripped of every
+// "measured" field, merged into base: heuristic entries by the model.
+func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, o dryRunOptions, stdout, stderr io.Writer) int {
+	preset, devices := o.preset, o.devices
 	dev, err := dispatch.DevicePreset(preset)
 	if err != nil {
 		return fail(stderr, err)
@@ -123,8 +133,14 @@ func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, preset string,
 	if err == nil {
 		err = cfg.eventColumns(ms, results, fresh)
 	}
+	if err == nil && o.modelOut != "" {
+		err = saveTable(o.modelOut, base, heuristicEntries(fresh), base.Provenance, cfg.cat)
+	}
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if o.modelOut != "" {
+		fmt.Fprintf(stdout, "wrote %s: %d %s entries chosen by the model (heuristic: no times_us), merged into the base table\n", o.modelOut, len(fresh), dev.Arch)
 	}
 	var gates, timings, pruned int
 	var wall, gateSecs float64
@@ -147,4 +163,16 @@ func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, preset string,
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "Predicted wall time by the analytic model and host-cost guesses: %.1f min, %.1f min of it gating (a prediction, not a measurement).\n", wall/60, gateSecs/60/float64(devices))
 	return 0
+}
+
+// heuristicEntries drops what only a measurement may say (times, runner-up,
+// margin) from entries a dry run chose, so they read as heuristic.
+func heuristicEntries(es []dispatch.Entry) []dispatch.Entry {
+	for i := range es {
+		for j := range es[i].Buckets {
+			b := &es[i].Buckets[j]
+			b.TimesUS, b.RunnerUp, b.MarginPct = nil, "", 0
+		}
+	}
+	return es
 }

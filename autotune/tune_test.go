@@ -551,3 +551,54 @@ func TestTuneDryRunMeasuresNothingAndWritesNothing(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "unknown device preset")
 }
+
+// -model-out writes the model's choices for a device no GPU here can
+// measure as heuristic entries (no times, runner-up or margin), merged into
+// the base table: the embedded table's measured sm_90 entries stay as they
+// were, and the sm_80 default sends M ≤ 16 to the decode families and
+// larger M to a tiled kernel.
+func TestTuneDryRunModelOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "buckets.yaml")
+	code, stdout, stderr := runCLI("-model", "llama3-8b", "-dry-run", "-device", "a100", "-model-out", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "5 sm_80 entries chosen by the model (heuristic: no times_us)")
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	got, err := dispatch.LoadTable(out, data, cat)
+	require.NoError(t, err)
+	embedded, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	assert.Equal(t, embedded.Provenance, got.Provenance)
+	var sm80, sm90 int
+	for _, e := range got.Entries {
+		switch e.Arch {
+		case dispatch.SM90:
+			sm90++
+			i := slices.IndexFunc(embedded.Entries, func(b dispatch.Entry) bool { return sameEntryKey(b, e) })
+			require.GreaterOrEqual(t, i, 0)
+			assert.Equal(t, embedded.Entries[i].Buckets, e.Buckets)
+		case dispatch.SM80:
+			if e.In != dispatch.BF16 {
+				continue
+			}
+			sm80++
+			for _, b := range e.Buckets {
+				assert.Empty(t, b.TimesUS)
+				assert.Empty(t, b.RunnerUp)
+				assert.Zero(t, b.MarginPct)
+				k := cat.Kernel(b.Kernel)
+				require.NotNil(t, k, b.Kernel)
+				assert.True(t, k.RunsOn(dispatch.SM80), b.Kernel)
+				want := "decode"
+				if b.MinM > 16 {
+					want = "tiled"
+				}
+				assert.True(t, strings.HasPrefix(k.Family, want), "%s N=%d K=%d %s: %s", e.Arch, e.N, e.K, b.String(), b.Kernel)
+			}
+		}
+	}
+	assert.Equal(t, 5, sm80, "a default and four exact bf16 entries")
+	assert.Positive(t, sm90)
+}
