@@ -275,18 +275,28 @@ func TestSplitKDeterministic(t *testing.T) {
 
 // A split-K plan on a stream whose reservation is too small is refused.
 func TestWorkspaceTooSmallIsRefused(t *testing.T) {
-	e := openEngine(t, dispatch.Options{WorkspaceBytes: 1024})
 	d := gemmtest.Fill(gemmtest.Case{Name: "ws", M: 4, N: 1000, K: 4096}, dispatch.BF16, rand.New(rand.NewPCG(61, 62)))
 	p, out := operands(t, d)
+	small := openEngine(t, dispatch.Options{WorkspaceBytes: 1024})
 	name := ""
-	for _, k := range e.Planner().Catalog().Kernels() {
+	for _, k := range small.Planner().Catalog().Kernels() {
 		if k.In == dispatch.BF16 && k.MaxSplitK >= 4 {
 			name = k.Name
 			break
 		}
 	}
+	// The planner knows the engine's reservation (Options.WorkspaceBytes):
+	// a split-K that needs more is no plan.
+	_, err := small.Planner().PlanKernel(&p, name, 4)
+	require.ErrorIs(t, err, dispatch.ErrNoKernel)
+	require.Contains(t, err.Error(), "needs 64000 B of workspace, 1024 B reserved per stream")
+	require.NoError(t, small.Close())
+	// A stream reserved below the plan's need refuses the launch and
+	// writes nothing.
+	e := openEngine(t, dispatch.Options{})
 	pl, err := e.Planner().PlanKernel(&p, name, 4)
 	require.NoError(t, err)
+	require.NoError(t, e.Reserve(0, 1024))
 	err = e.Launch(pl, &p, 0)
 	require.ErrorIs(t, err, dispatch.ErrWorkspace)
 	require.Contains(t, err.Error(), "Reserve")
