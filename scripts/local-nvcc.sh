@@ -17,6 +17,7 @@ apt-get "${apt_opts[@]}" update >/dev/null
 (cd "$lists" && apt-get "${apt_opts[@]}" download nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4 libcudart12 >/dev/null)
 for f in "$lists"/*.deb; do dpkg -x "$f" "$PREFIX"; done
 bin=$PREFIX/usr/lib/nvidia-cuda-toolkit/bin
+rm -f "$bin/nvcc.profile" # the package's is a link to /etc/nvcc.profile: never write through it
 cat >"$bin/nvcc.profile" <<PROFILE
 NVVMIR_LIBRARY_DIR = $PREFIX/usr/lib/nvidia-cuda-toolkit/libdevice
 PATH		+= $bin:$PREFIX/usr/bin:
