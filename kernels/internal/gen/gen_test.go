@@ -90,3 +90,24 @@ func TestTiledInstances(t *testing.T) {
 	require.NotEmpty(t, perDType[dispatch.BF16])
 	require.Equal(t, perDType[dispatch.BF16], perDType[dispatch.F16], "both dtypes get the same tiles")
 }
+
+// Every kernel fits the shared memory a block may opt into on the smallest
+// device its image serves (A100 for sm80.fatbin, H100 for sm90.fatbin): one
+// that did not would pass every check here and never launch there.
+func TestKernelsFitSharedMemory(t *testing.T) {
+	smallest := map[string]dispatch.DeviceInfo{"sm80.fatbin": dispatch.A100, "sm90.fatbin": dispatch.H100}
+	n := 0
+	for _, im := range images {
+		dev, ok := smallest[im.file]
+		require.True(t, ok, "no smallest device for %s", im.file)
+		for _, in := range instances() {
+			if in.hopper() && !im.hopper {
+				continue
+			}
+			k := in.spec(im)
+			require.LessOrEqual(t, k.SmemBytes, dev.SmemOptIn, "%s needs %d B of shared memory, %s allows %d", k.Name, k.SmemBytes, dev.Name, dev.SmemOptIn)
+			n++
+		}
+	}
+	require.Positive(t, n)
+}
