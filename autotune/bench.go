@@ -107,7 +107,7 @@ type bencher struct {
 }
 
 // newBencher opens GPU ordinal device with opts and reserves the engine's
-// split-K workspace (opts.WorkspaceBytes, or the default) on its timing stream.
+// split-K workspace (what its planner plans for) on its timing stream.
 func newBencher(device, reps int, opts dispatch.Options) (*bencher, error) {
 	b := &bencher{reps: reps, rng: rand.New(rand.NewPCG(1, uint64(device)))}
 	var err error
@@ -120,11 +120,7 @@ func newBencher(device, reps int, opts dispatch.Options) (*bencher, error) {
 	if b.stream, err = b.ctx.NewStream(); err != nil {
 		return nil, err
 	}
-	workspace := opts.WorkspaceBytes
-	if workspace == 0 {
-		workspace = dispatch.DefaultWorkspaceBytes
-	}
-	if err = b.eng.Reserve(dispatch.Stream(b.stream), workspace); err != nil {
+	if err = b.eng.Reserve(dispatch.Stream(b.stream), b.eng.Device().WorkspaceBytes); err != nil {
 		return nil, err
 	}
 	b.flushWords = 2 * b.eng.Device().L2Bytes / 4

@@ -114,13 +114,12 @@ type dryRunOptions struct {
 // wall time. With o.modelOut it writes the entries, stripped of every
 // "measured" field, merged into base: heuristic entries by the model.
 func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, o dryRunOptions, stdout, stderr io.Writer) int {
-	preset, devices := o.preset, o.devices
-	dev, err := dispatch.DevicePreset(preset)
+	dev, err := dispatch.DevicePreset(o.preset)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	dry := make([]*dryRun, devices)
-	ms := make([]measurer, devices)
+	dry := make([]*dryRun, o.devices)
+	ms := make([]measurer, o.devices)
 	for i := range dry {
 		dry[i] = &dryRun{dev: dev, cat: cfg.cat, spans: sp, bySpan: map[span]float64{}}
 		ms[i] = dry[i]
@@ -151,7 +150,7 @@ func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, o dryRunOption
 		pruned += len(r.pruned)
 	}
 	fmt.Fprintf(stdout, "dry run, nothing measured: %d weights × %d buckets (M = 1…%d) on %d× %s: %d gate runs, %d timings, %d candidates pruned by the model.\n",
-		len(cfg.weights), len(sp), cfg.maxM, devices, dev.Name, gates, timings, pruned)
+		len(cfg.weights), len(sp), cfg.maxM, o.devices, dev.Name, gates, timings, pruned)
 	fmt.Fprint(stdout, "Predicted seconds per bucket (all devices):")
 	for _, s := range sp {
 		var secs float64
@@ -161,7 +160,7 @@ func dryRunTune(cfg *tuneConfig, base *dispatch.Table, sp []span, o dryRunOption
 		fmt.Fprintf(stdout, " [%d,%d] %.0f", s.lo, s.hi, secs)
 	}
 	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "Predicted wall time by the analytic model and host-cost guesses: %.1f min, %.1f min of it gating (a prediction, not a measurement).\n", wall/60, gateSecs/60/float64(devices))
+	fmt.Fprintf(stdout, "Predicted wall time by the analytic model and host-cost guesses: %.1f min, %.1f min of it gating (a prediction, not a measurement).\n", wall/60, gateSecs/60/float64(o.devices))
 	return 0
 }
 

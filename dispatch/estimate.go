@@ -105,7 +105,8 @@ const (
 	// reaches (Hopper's peak is wgmma's): measured 0.40–0.47 on the H200
 	// (docs/perf/2026-11-30-h200-tiled).
 	tiledShare = 0.45
-	// wgmmaShare is the same for tiled_wgmma (a prediction until measured).
+	// wgmmaShare is the same for tiled_wgmma: measured 0.65–0.82 of the
+	// roofline at M ≥ 1024 on the H200 (docs/perf/2026-11-30-h200-wgmma).
 	wgmmaShare = 0.7
 )
 
@@ -142,5 +143,5 @@ func familyRate(k *KernelSpec, peak float64) float64 {
 	case strings.Contains(k.Family, "decode"):
 		return peak / 4 // mma.sync with a narrow token side
 	}
-	return peak / 2 // tiled mma.sync on Hopper
+	return peak / 2 // any other family
 }
