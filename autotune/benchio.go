@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // shape is one row of a shapes CSV (name,M,N,K[,dtype]), the columns
@@ -36,7 +37,7 @@ func readShapes(path string) ([]shape, error) {
 			}
 		}
 		if j, ok := col["dtype"]; ok && strings.TrimSpace(r[j]) != "" {
-			if s.dtype, err = dispatch.ParseDType(r[j]); err != nil {
+			if s.dtype, err = kernels.ParseDType(r[j]); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
 			}
 		}
@@ -126,7 +127,7 @@ func readPeer(path string) (map[string]float64, error) {
 		}
 		dt := dispatch.BF16
 		if j, ok := col["dtype"]; ok && strings.TrimSpace(r[j]) != "" {
-			if dt, err = dispatch.ParseDType(r[j]); err != nil {
+			if dt, err = kernels.ParseDType(r[j]); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, i+2, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // point is one measured problem: M and the weight shape.
@@ -112,7 +113,7 @@ func buildEntries(samples []sample, base *dispatch.Table, edges []int, report io
 	})
 	var out []dispatch.Entry
 	for _, key := range keys {
-		e := dispatch.Entry{Arch: key.arch, In: key.dtype, Out: key.dtype, Layout: dispatch.LayoutTN, N: key.n, K: key.k}
+		e := dispatch.Entry{Arch: key.arch, In: key.dtype, Out: key.dtype, Layout: kernels.LayoutTN, N: key.n, K: key.k}
 		_, fallback := base.Find(key.arch, key.dtype, key.dtype, key.n, key.k)
 		lo := 1
 		var bs []measuredBucket

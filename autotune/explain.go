@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func init() {
@@ -51,7 +52,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	dev, err := explainDevice(*device, *arch)
 	if err == nil {
-		p.In, err = dispatch.ParseDType(*in)
+		p.In, err = kernels.ParseDType(*in)
 	}
 	if err == nil {
 		p.Out, err = outDType(p.In, *out)
@@ -96,7 +97,7 @@ func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 	var a dispatch.Arch
 	if arch != "" {
 		var err error
-		if a, err = dispatch.ParseArch(arch); err != nil {
+		if a, err = kernels.ParseArch(arch); err != nil {
 			return dispatch.DeviceInfo{}, err
 		}
 	}
@@ -117,7 +118,7 @@ func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 func outDType(in dispatch.DType, out string) (dispatch.DType, error) {
 	switch {
 	case out != "":
-		return dispatch.ParseDType(out)
+		return kernels.ParseDType(out)
 	case in == dispatch.E4M3:
 		return dispatch.BF16, nil
 	}
@@ -135,7 +136,7 @@ func fakePtr(slot int, flagName string, align int) (dispatch.DevicePtr, error) {
 
 // loadTable reads a table file ("": the embedded buckets.yaml; "none": no
 // table) against cat, and says where it came from.
-func loadTable(path string, cat *dispatch.Catalog) (*dispatch.Table, string, error) {
+func loadTable(path string, cat *kernels.Catalog) (*dispatch.Table, string, error) {
 	if path == "none" {
 		return nil, "none (heuristic only)", nil
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // command is one subcommand: a one-line synopsis and the function that runs it
@@ -138,7 +139,7 @@ func fail(stderr io.Writer, err error) int {
 
 // loadCatalog reads a kernel manifest; "" means $GEMMROUTE_KERNEL_DIR's
 // manifest.json when that is set (as the engine does), else the embedded one.
-func loadCatalog(path string) (*dispatch.Catalog, error) {
+func loadCatalog(path string) (*kernels.Catalog, error) {
 	if path == "" {
 		dir := os.Getenv("GEMMROUTE_KERNEL_DIR")
 		if dir == "" {
@@ -150,11 +151,11 @@ func loadCatalog(path string) (*dispatch.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dispatch.ParseManifest(data)
+	return kernels.ParseManifest(data)
 }
 
 // loadTableFile reads a table and validates it against cat.
-func loadTableFile(path string, cat *dispatch.Catalog) (*dispatch.Table, error) {
+func loadTableFile(path string, cat *kernels.Catalog) (*dispatch.Table, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ const embeddedTableName = "buckets.yaml (embedded)"
 
 // loadTableOrEmbedded reads a table file against cat; "" means the embedded
 // buckets.yaml.
-func loadTableOrEmbedded(path string, cat *dispatch.Catalog) (*dispatch.Table, error) {
+func loadTableOrEmbedded(path string, cat *kernels.Catalog) (*dispatch.Table, error) {
 	if path == "" {
 		return dispatch.LoadTable(embeddedTableName, gemmroute.DefaultTable, cat)
 	}
@@ -176,7 +177,7 @@ func loadTableOrEmbedded(path string, cat *dispatch.Catalog) (*dispatch.Table, e
 
 // loadCatalogAndBase loads a manifest (see loadCatalog) and the table a run
 // merges into (see loadTableOrEmbedded).
-func loadCatalogAndBase(manifest, base string) (*dispatch.Catalog, *dispatch.Table, error) {
+func loadCatalogAndBase(manifest, base string) (*kernels.Catalog, *dispatch.Table, error) {
 	cat, err := loadCatalog(manifest)
 	if err != nil {
 		return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // weight is one linear layer's weight as the tuner routes it: its name, dtype,
@@ -92,7 +93,7 @@ func parseDTypes(s string) ([]dispatch.DType, error) {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
-		dt, err := dispatch.ParseDType(f)
+		dt, err := kernels.ParseDType(f)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func init() {
@@ -40,7 +41,7 @@ func (c candidate) String() string { return fmt.Sprintf("%s split-K %d", c.kerne
 // readSweep reads the timings of a tune run (tune.csv; older runs: bench
 // -sweep); rows whose check failed are reported and dropped, so a fast wrong
 // kernel never enters the table.
-func readSweep(path string, cat *dispatch.Catalog, report io.Writer) ([]sample, error) {
+func readSweep(path string, cat *kernels.Catalog, report io.Writer) ([]sample, error) {
 	rows, col, err := readCSV(path, "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "check")
 	if err != nil {
 		return nil, fmt.Errorf("%w (write it with autotune tune -report DIR)", err)
@@ -67,7 +68,7 @@ func readSweep(path string, cat *dispatch.Catalog, report io.Writer) ([]sample, 
 		if s.us, err = strconv.ParseFloat(r[col["graph_us"]], 64); err != nil || s.us <= 0 {
 			perr = fmt.Errorf("graph_us %q", r[col["graph_us"]])
 		}
-		if s.dtype, err = dispatch.ParseDType(r[col["dtype"]]); err != nil {
+		if s.dtype, err = kernels.ParseDType(r[col["dtype"]]); err != nil {
 			perr = err
 		}
 		if perr != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func init() {
@@ -289,14 +290,14 @@ func parseInts(s string) ([]int, error) {
 
 // measuredProvenance describes a table measured on one device with the
 // current kernel set.
-func measuredProvenance(cat *dispatch.Catalog, device string, sms int, arch dispatch.Arch, driver, method string) dispatch.Provenance {
+func measuredProvenance(cat *kernels.Catalog, device string, sms int, arch dispatch.Arch, driver, method string) dispatch.Provenance {
 	return dispatch.Provenance{Source: "measured", Device: device, SMs: sms, Arch: arch.String(), Driver: driver,
 		KernelSetHash: cat.Manifest.SourceHash, Date: time.Now().UTC().Format("2006-01-02"), Method: method}
 }
 
 // saveTable merges fresh entries into base, checks that the result loads
 // against cat and writes it atomically to path.
-func saveTable(path string, base *dispatch.Table, fresh []dispatch.Entry, prov dispatch.Provenance, cat *dispatch.Catalog) error {
+func saveTable(path string, base *dispatch.Table, fresh []dispatch.Entry, prov dispatch.Provenance, cat *kernels.Catalog) error {
 	t := &dispatch.Table{Provenance: prov, Entries: mergeEntries(base.Entries, fresh)}
 	data, err := t.Marshal()
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // dryRun is a measurer that runs nothing, for sizing a tune run before a GPU
@@ -14,7 +15,7 @@ import (
 // a table: tune -dry-run writes none, and -model-out only the choices.
 type dryRun struct {
 	dev                dispatch.DeviceInfo
-	cat                *dispatch.Catalog
+	cat                *kernels.Catalog
 	spans              []span
 	seconds            float64
 	bySpan             map[span]float64 // seconds per bucket

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // tuneManifest has sm_90 kernels of four kinds and one sm_80 kernel the
@@ -28,19 +29,19 @@ import (
 //	t90_wrong: fast everywhere but wrong: the gate must throw it out
 //	t90_any:   2-byte alignment, the only one for odd N and K
 //	t80_mma:   the sm_80 image
-func tuneManifest() dispatch.Manifest {
-	k := func(name, image, family string, arch dispatch.Arch, tm, tn, split, align int) dispatch.KernelSpec {
-		s := dispatch.KernelSpec{Name: name, Image: image, Family: family, MinArch: arch, In: dispatch.BF16, Out: dispatch.BF16,
-			Layout: dispatch.LayoutTN, TileM: tm, TileN: tn, TileK: 64, Stages: 2, Threads: 128,
-			PtrAlign: align, LDAlign: align, KMultiple: align / 2, MaxSplitK: split, Reduction: dispatch.ReduceNone,
+func tuneManifest() kernels.Manifest {
+	k := func(name, image, family string, arch dispatch.Arch, tm, tn, split, align int) kernels.KernelSpec {
+		s := kernels.KernelSpec{Name: name, Image: image, Family: family, MinArch: arch, In: dispatch.BF16, Out: dispatch.BF16,
+			Layout: kernels.LayoutTN, TileM: tm, TileN: tn, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: align, LDAlign: align, KMultiple: align / 2, MaxSplitK: split, Reduction: kernels.ReduceNone,
 			IndexBits: 64, LoadBytes: 64}
 		if split > 1 {
-			s.Reduction, s.ReduceKernel = dispatch.ReduceWorkspace, "reduce"
+			s.Reduction, s.ReduceKernel = kernels.ReduceWorkspace, "reduce"
 		}
 		return s
 	}
-	return dispatch.Manifest{Schema: 1, Images: []dispatch.Image{{File: "sm90.fatbin"}, {File: "sm80.fatbin"}},
-		Kernels: []dispatch.KernelSpec{
+	return kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}, {File: "sm80.fatbin", SmemLimit: 227 << 10}},
+		Kernels: []kernels.KernelSpec{
 			k("t90_row", "sm90.fatbin", "decode_fma", dispatch.SM90, 1, 64, 1, 16),
 			k("t90_mma", "sm90.fatbin", "decode_mma", dispatch.SM90, 16, 64, 8, 16),
 			k("t90_big", "sm90.fatbin", "tiled_mma", dispatch.SM90, 128, 128, 1, 16),
@@ -50,8 +51,8 @@ func tuneManifest() dispatch.Manifest {
 		}}
 }
 
-func tuneCatalog(t *testing.T) *dispatch.Catalog {
-	cat, err := dispatch.NewCatalog(tuneManifest())
+func tuneCatalog(t *testing.T) *kernels.Catalog {
+	cat, err := kernels.NewCatalog(tuneManifest())
 	require.NoError(t, err)
 	return cat
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // timing is a candidate's per-call time at one M by graph replay: median and
@@ -40,7 +41,7 @@ type measurer interface {
 
 // tuneConfig says what a tune run measures and how.
 type tuneConfig struct {
-	cat        *dispatch.Catalog
+	cat        *kernels.Catalog
 	weights    []weight
 	maxM       int     // last bucket edge, a power of two
 	splits     []int   // split-K factors tried
@@ -94,7 +95,7 @@ func problemAt(w weight, m int) dispatch.Problem {
 
 // nativeArch is the newest kernel arch dev runs natively for dt: the tuner
 // times that image's kernels, not PTX compiled for an older arch.
-func nativeArch(cat *dispatch.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType) dispatch.Arch {
+func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType) dispatch.Arch {
 	var a dispatch.Arch
 	for _, k := range cat.Kernels() {
 		if k.RunsOn(dev.Arch) && k.In == dt && k.Out == dt {

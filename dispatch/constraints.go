@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Rejection says why one kernel cannot run a problem.
@@ -16,7 +18,7 @@ const maxGridY = 65535
 
 // CheckKernel returns "" when kernel k may run problem p with the given
 // split-K factor on dev, and otherwise the rule it breaks.
-func CheckKernel(k *KernelSpec, p *Problem, dev DeviceInfo, splitK int) string {
+func CheckKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) string {
 	switch {
 	case !k.RunsOn(dev.Arch):
 		return fmt.Sprintf("built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
@@ -56,7 +58,7 @@ func archOrAny(a Arch) string {
 
 // Filter returns the kernels of cat that may run p on dev without split-K
 // constraints (split-K 1), and the reason for every kernel it rejects.
-func Filter(cat *Catalog, p *Problem, dev DeviceInfo) (survivors []*KernelSpec, rejected []Rejection) {
+func Filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []Rejection) {
 	for i := range cat.Manifest.Kernels {
 		k := &cat.Manifest.Kernels[i]
 		if why := CheckKernel(k, p, dev, 1); why != "" {

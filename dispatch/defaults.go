@@ -8,7 +8,7 @@ import (
 )
 
 var (
-	defaultCatalog = sync.OnceValues(func() (*Catalog, error) { return ParseManifest(kernels.Manifest) })
+	defaultCatalog = sync.OnceValues(func() (*kernels.Catalog, error) { return kernels.ParseManifest(kernels.ManifestJSON) })
 	defaultTable   = sync.OnceValues(func() (*Table, error) {
 		cat, err := DefaultCatalog()
 		if err != nil {
@@ -19,7 +19,7 @@ var (
 )
 
 // DefaultCatalog returns the catalog of the embedded kernel manifest.
-func DefaultCatalog() (*Catalog, error) { return defaultCatalog() }
+func DefaultCatalog() (*kernels.Catalog, error) { return defaultCatalog() }
 
 // DefaultTable returns the embedded buckets.yaml, validated against the
 // default catalog.

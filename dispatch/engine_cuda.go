@@ -25,7 +25,7 @@ type Engine struct {
 	ctx     *cuda.Context
 	dev     DeviceInfo
 	planner *Planner
-	fns     map[*KernelSpec]launchFns
+	fns     map[*kernels.KernelSpec]launchFns
 	modules []cuda.Module
 	force   string
 	forceK  int
@@ -54,7 +54,7 @@ func Open(device int, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, cudaErr(err)
 	}
-	e := &Engine{ctx: ctx, fns: map[*KernelSpec]launchFns{}, ws: map[Stream]workspace{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
+	e := &Engine{ctx: ctx, fns: map[*kernels.KernelSpec]launchFns{}, ws: map[Stream]workspace{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
 	if err := e.open(opts); err != nil {
 		e.Close()
 		return nil, err
@@ -67,7 +67,7 @@ func (e *Engine) open(opts Options) error {
 	if err != nil {
 		return cudaErr(err)
 	}
-	e.dev = DeviceInfo{Name: a.Name, Arch: ArchFromCC(a.Major, a.Minor), SMs: a.SMs, L2Bytes: int64(a.L2Bytes), SmemOptIn: a.SmemOptIn, MemBytes: a.MemBytes}
+	e.dev = DeviceInfo{Name: a.Name, Arch: kernels.ArchFromCC(a.Major, a.Minor), SMs: a.SMs, L2Bytes: int64(a.L2Bytes), SmemOptIn: a.SmemOptIn, MemBytes: a.MemBytes}
 	if p, ok := presetFor(a.Name); ok {
 		e.dev.ReadBandwidth, e.dev.PeakFLOPS = p.ReadBandwidth, p.PeakFLOPS
 	}
@@ -99,7 +99,7 @@ func (e *Engine) open(opts Options) error {
 
 // kernelSource returns the catalog and image reader: dir (or
 // $GEMMROUTE_KERNEL_DIR) when set, else the embedded kernels.
-func kernelSource(dir string) (*Catalog, func(string) ([]byte, error), error) {
+func kernelSource(dir string) (*kernels.Catalog, func(string) ([]byte, error), error) {
 	if dir == "" {
 		dir = os.Getenv("GEMMROUTE_KERNEL_DIR")
 	}
@@ -111,19 +111,19 @@ func kernelSource(dir string) (*Catalog, func(string) ([]byte, error), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: kernel directory: %v", ErrManifest, err)
 	}
-	cat, err := ParseManifest(b)
+	cat, err := kernels.ParseManifest(b)
 	return cat, func(f string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "images", f)) }, err
 }
 
 // loadImages loads each image with a kernel for this arch and returns the
 // catalog of kernels whose code loaded. An image the driver has no code for
 // (NoBinaryForGpu) is skipped: its kernels are never routed to.
-func (e *Engine) loadImages(cat *Catalog, readImage func(string) ([]byte, error)) (*Catalog, error) {
-	var kept []KernelSpec
+func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte, error)) (*kernels.Catalog, error) {
+	var kept []kernels.KernelSpec
 	var fns []launchFns
 	var skipped []string
 	for _, im := range cat.Manifest.Images {
-		var want []*KernelSpec
+		var want []*kernels.KernelSpec
 		for i := range cat.Manifest.Kernels {
 			if k := &cat.Manifest.Kernels[i]; k.Image == im.File && k.RunsOn(e.dev.Arch) {
 				want = append(want, k)
@@ -162,7 +162,7 @@ func (e *Engine) loadImages(cat *Catalog, readImage func(string) ([]byte, error)
 	}
 	m := cat.Manifest
 	m.Kernels = kept
-	loaded, err := NewCatalog(m)
+	loaded, err := kernels.NewCatalog(m)
 	if err != nil {
 		return nil, err
 	}

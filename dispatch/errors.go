@@ -3,6 +3,8 @@ package dispatch
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Sentinel errors. Every error gemmroute returns wraps one of these, so
@@ -16,8 +18,8 @@ var (
 	ErrNoKernel = errors.New("gemmroute: no kernel fits this problem")
 	// ErrTable: a bucket table is malformed or does not match the catalog (see *TableError).
 	ErrTable = errors.New("gemmroute: bad bucket table")
-	// ErrManifest: the kernel manifest is malformed.
-	ErrManifest = errors.New("gemmroute: bad kernel manifest")
+	// ErrManifest: the kernel manifest is malformed (kernels.ErrManifest).
+	ErrManifest = kernels.ErrManifest
 	// ErrWorkspace: the workspace reserved for a stream is smaller than a plan needs.
 	ErrWorkspace = errors.New("gemmroute: split-K workspace too small")
 	// ErrClosed: the Engine was closed.

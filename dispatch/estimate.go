@@ -3,12 +3,14 @@ package dispatch
 import (
 	"math"
 	"strings"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
 // over the family's rate, whichever is larger, stretched by the idle share of
 // a partial last wave, plus launch costs. It ranks kernels; it is no timing.
-func EstimateSeconds(k *KernelSpec, p *Problem, splitK int, dev DeviceInfo) float64 {
+func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceInfo) float64 {
 	bw, peak := dev.ReadBandwidth, dev.PeakFLOPS
 	if bw == 0 {
 		bw = 1e12
@@ -76,7 +78,7 @@ const memLatency = 1e-6
 
 // blocksPerSM is how many blocks of k fit on one SM: threads, registers
 // (when the manifest knows them) and shared memory.
-func blocksPerSM(k *KernelSpec, dev DeviceInfo) int {
+func blocksPerSM(k *kernels.KernelSpec, dev DeviceInfo) int {
 	n := min(2048/k.Threads, 32)
 	if k.Registers > 0 {
 		n = min(n, 65536/(((k.Registers+7)/8*8)*k.Threads))
@@ -89,7 +91,7 @@ func blocksPerSM(k *KernelSpec, dev DeviceInfo) int {
 
 // tiled reports whether k stages k-tiles of both operands through shared
 // memory (the tiled_mma and tiled_wgmma families).
-func tiled(k *KernelSpec) bool { return strings.HasPrefix(k.Family, "tiled") }
+func tiled(k *kernels.KernelSpec) bool { return strings.HasPrefix(k.Family, "tiled") }
 
 // Assumptions of the tiled model, to check against the sweep:
 const (
@@ -115,7 +117,7 @@ const (
 // once per group and the activations and output once; what the blocks read
 // beyond that ((TileM + TileN) × K each) comes from L2, taken as 3× memory
 // bandwidth as in the decode model.
-func tiledBytes(k *KernelSpec, p *Problem, mTiles, nTiles int) float64 {
+func tiledBytes(k *kernels.KernelSpec, p *Problem, mTiles, nTiles int) float64 {
 	in, out, kk := float64(p.In.Size()), float64(p.Out.Size()), float64(p.K)
 	dram := float64(ceilDiv(mTiles, rasterGroup))*float64(p.N)*kk*in + float64(p.M)*kk*in
 	reads := float64(mTiles*nTiles) * float64(k.TileM+k.TileN) * kk * in
@@ -123,7 +125,7 @@ func tiledBytes(k *KernelSpec, p *Problem, mTiles, nTiles int) float64 {
 }
 
 // familyRate is the arithmetic rate a family reaches, as a share of peak.
-func familyRate(k *KernelSpec, peak float64) float64 {
+func familyRate(k *kernels.KernelSpec, peak float64) float64 {
 	switch {
 	case tiled(k):
 		// Operand bytes per flop fall with the tile's TileM·TileN/(TileM+TileN),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Level says which part of the fallback order answered a plan.
@@ -27,13 +29,13 @@ func (l Level) String() string {
 // Plan is how one problem will run: the kernel, its launch geometry and its
 // split-K workspace. Plans are values; Explain tells how it was chosen.
 type Plan struct {
-	Kernel         *KernelSpec // nil for a no-op
-	SplitK         int         // blocks along K (1: no split)
-	KPerSplit      int         // K elements per split
-	Grid, Block    [3]uint32   // launch geometry of the main kernel
-	SmemBytes      int         // dynamic shared memory of the main kernel
-	WorkspaceBytes int64       // fp32 partials needed when SplitK > 1
-	Level          Level       // which fallback level answered
+	Kernel         *kernels.KernelSpec // nil for a no-op
+	SplitK         int                 // blocks along K (1: no split)
+	KPerSplit      int                 // K elements per split
+	Grid, Block    [3]uint32           // launch geometry of the main kernel
+	SmemBytes      int                 // dynamic shared memory of the main kernel
+	WorkspaceBytes int64               // fp32 partials needed when SplitK > 1
+	Level          Level               // which fallback level answered
 	M, N, K        int
 	route          *route
 }

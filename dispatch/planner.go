@@ -6,11 +6,13 @@ import (
 	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // route is the cached, immutable outcome of planning one route key.
 type route struct {
-	kernel     *KernelSpec
+	kernel     *kernels.KernelSpec
 	splitK     int
 	level      Level
 	bucket     string // e.g. "[17, 64]" or "M class (16, 32]"
@@ -38,7 +40,7 @@ type routeKey struct {
 // repeated shape plans without allocating. The first call of a new key plans
 // from scratch and grows the cache: warm the shapes up before capturing.
 type Planner struct {
-	cat   *Catalog
+	cat   *kernels.Catalog
 	table *Table
 	dev   DeviceInfo
 	mu    sync.RWMutex
@@ -47,7 +49,7 @@ type Planner struct {
 
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
 // only) and a device description.
-func NewPlanner(cat *Catalog, table *Table, dev DeviceInfo) *Planner {
+func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo) *Planner {
 	return &Planner{cat: cat, table: table, dev: dev, cache: make(map[routeKey]*route)}
 }
 
@@ -55,7 +57,7 @@ func NewPlanner(cat *Catalog, table *Table, dev DeviceInfo) *Planner {
 func (pl *Planner) Device() DeviceInfo { return pl.dev }
 
 // Catalog returns the planner's kernel catalog.
-func (pl *Planner) Catalog() *Catalog { return pl.cat }
+func (pl *Planner) Catalog() *kernels.Catalog { return pl.cat }
 
 // Plan validates p and chooses a kernel through the fallback order: exact
 // (N, K) entry, default entry, heuristic, error. It never returns a kernel

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // L4 is an sm_89 device: e4m3 without Hopper-only kernels.
@@ -26,32 +28,32 @@ func smallWorkspace(dev DeviceInfo, bytes int64) DeviceInfo {
 
 // testCatalog is a synthetic catalog, independent of kernels/manifest.json,
 // with one kernel per constraint worth exercising.
-func testCatalog(t testing.TB) *Catalog {
-	base := KernelSpec{Image: "test.fatbin", Family: "mma", MinArch: SM80, In: BF16, Out: BF16,
-		Layout: LayoutTN, TileM: 64, TileN: 128, TileK: 32, Stages: 3, Threads: 256, SmemBytes: 48 << 10,
-		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 8, Reduction: ReduceWorkspace,
+func testCatalog(t testing.TB) *kernels.Catalog {
+	base := kernels.KernelSpec{Image: "test.fatbin", Family: "mma", MinArch: SM80, In: BF16, Out: BF16,
+		Layout: kernels.LayoutTN, TileM: 64, TileN: 128, TileK: 32, Stages: 3, Threads: 256, SmemBytes: 48 << 10,
+		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 8, Reduction: kernels.ReduceWorkspace,
 		ReduceKernel: "reduce_f32", IndexBits: 32}
-	kernel := func(name string, edit func(k *KernelSpec)) KernelSpec {
+	kernel := func(name string, edit func(k *kernels.KernelSpec)) kernels.KernelSpec {
 		k := base
 		k.Name = name
 		edit(&k)
 		return k
 	}
-	simt := func(k *KernelSpec) {
+	simt := func(k *kernels.KernelSpec) {
 		k.Family, k.TileM, k.TileN, k.Stages, k.Threads, k.SmemBytes = "decode_fma", 4, 64, 1, 128, 0
-		k.PtrAlign, k.LDAlign, k.KMultiple, k.MaxSplitK, k.Reduction, k.ReduceKernel, k.IndexBits = 2, 2, 1, 1, ReduceNone, "", 64
+		k.PtrAlign, k.LDAlign, k.KMultiple, k.MaxSplitK, k.Reduction, k.ReduceKernel, k.IndexBits = 2, 2, 1, 1, kernels.ReduceNone, "", 64
 	}
-	cat, err := NewCatalog(Manifest{Schema: 1, Images: []Image{{File: "test.fatbin"}}, Kernels: []KernelSpec{
+	cat, err := kernels.NewCatalog(kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{{File: "test.fatbin", SmemLimit: 227 << 10}}, Kernels: []kernels.KernelSpec{
 		kernel("simt_bf16", simt),
-		kernel("simt_f16", func(k *KernelSpec) { simt(k); k.In, k.Out = F16, F16 }),
-		kernel("mma80_bf16", func(k *KernelSpec) {}),
-		kernel("mma80_f16", func(k *KernelSpec) { k.In, k.Out = F16, F16 }),
-		kernel("sass80_bf16", func(k *KernelSpec) { k.MaxArch = SM86 }),
-		kernel("wide80_bf16", func(k *KernelSpec) { k.TileM, k.TileN, k.SmemBytes = 128, 256, 200<<10 }),
-		kernel("decode90_bf16", func(k *KernelSpec) {
+		kernel("simt_f16", func(k *kernels.KernelSpec) { simt(k); k.In, k.Out = F16, F16 }),
+		kernel("mma80_bf16", func(k *kernels.KernelSpec) {}),
+		kernel("mma80_f16", func(k *kernels.KernelSpec) { k.In, k.Out = F16, F16 }),
+		kernel("sass80_bf16", func(k *kernels.KernelSpec) { k.MaxArch = SM86 }),
+		kernel("wide80_bf16", func(k *kernels.KernelSpec) { k.TileM, k.TileN, k.SmemBytes = 128, 256, 200<<10 }),
+		kernel("decode90_bf16", func(k *kernels.KernelSpec) {
 			k.Family, k.MinArch, k.TileM, k.TileN, k.TileK, k.MaxSplitK = "decode_mma", SM90, 16, 64, 64, 16
 		}),
-		kernel("fp8_89", func(k *KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
+		kernel("fp8_89", func(k *kernels.KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
 	}})
 	require.NoError(t, err)
 	return cat
@@ -61,7 +63,7 @@ func testCatalog(t testing.TB) *Catalog {
 // bf16; f16 and e4m3 are left to the heuristic.
 func testTable() *Table {
 	entry := func(a Arch, n, k int, b ...Bucket) Entry {
-		return Entry{Arch: a, In: BF16, Out: BF16, Layout: LayoutTN, N: n, K: k, Buckets: b}
+		return Entry{Arch: a, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
 	}
 	return &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{
 		entry(SM90, 4096, 4096,
@@ -281,7 +283,7 @@ func TestPlanKZero(t *testing.T) {
 // A route is cached per M class; the live constraints that depend on the
 // exact M (the grid's M-tile limit) must still hold for every M in the class.
 func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
-	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: LayoutTN,
+	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", SplitK: 1}}}}}
 	pl := NewPlanner(testCatalog(t), tab, H200)
 	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
@@ -404,7 +406,7 @@ func BenchmarkPlanCached(b *testing.B) {
 // The model stays finite for any valid manifest entry (a one-thread kernel,
 // no load_bytes, no registers).
 func TestEstimateTinyKernel(t *testing.T) {
-	k := &KernelSpec{Name: "tiny", Family: "decode_fma", TileM: 1, TileN: 1, TileK: 1, Threads: 1, PtrAlign: 2, LDAlign: 2, KMultiple: 1, MaxSplitK: 1}
+	k := &kernels.KernelSpec{Name: "tiny", Family: "decode_fma", TileM: 1, TileN: 1, TileK: 1, Threads: 1, PtrAlign: 2, LDAlign: 2, KMultiple: 1, MaxSplitK: 1}
 	p := testProblem(3, 5, 7)
 	est := EstimateSeconds(k, &p, 1, H200)
 	assert.False(t, math.IsInf(est, 0) || math.IsNaN(est) || est <= 0, "estimate %g", est)

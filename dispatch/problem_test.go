@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Fake device addresses, each 2^32-aligned: planning only reads the numbers.
@@ -39,10 +41,10 @@ func TestValidateRejects(t *testing.T) {
 		{"huge M", "M", func(p *Problem) { p.M = MaxDim + 1 }},
 		{"huge K", "K", func(p *Problem) { p.K = MaxDim + 1 }},
 		{"huge LDC", "LDC", func(p *Problem) { p.LDC = MaxDim + 1 }},
-		{"invalid input dtype", "In", func(p *Problem) { p.In = DTypeInvalid }},
-		{"f32 input", "In", func(p *Problem) { p.In = F32 }},
+		{"invalid input dtype", "In", func(p *Problem) { p.In = kernels.DTypeInvalid }},
+		{"f32 input", "In", func(p *Problem) { p.In = kernels.F32 }},
 		{"e4m3 output", "Out", func(p *Problem) { p.Out = E4M3 }},
-		{"f32 output", "Out", func(p *Problem) { p.Out = F32 }},
+		{"f32 output", "Out", func(p *Problem) { p.Out = kernels.F32 }},
 		{"f16 to bf16", "Out", func(p *Problem) { p.In, p.Out = F16, BF16 }},
 		{"NaN alpha", "Alpha", func(p *Problem) { p.Alpha = nan }},
 		{"infinite beta", "Beta", func(p *Problem) { p.Beta, p.C = inf, ptrC }},

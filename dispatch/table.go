@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"sort"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Table is a bucket table (buckets.yaml): for each (arch, dtypes, layout) and
@@ -84,7 +86,7 @@ func (t *Table) Find(arch Arch, in, out DType, n, k int) (exact, def *Entry) {
 	}
 	for i := range t.Entries {
 		e := &t.Entries[i]
-		if e.Arch != arch || e.In != in || e.Out != out || e.Layout != LayoutTN {
+		if e.Arch != arch || e.In != in || e.Out != out || e.Layout != kernels.LayoutTN {
 			continue
 		}
 		switch {

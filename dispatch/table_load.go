@@ -15,13 +15,15 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // LoadTable parses and validates a bucket table (YAML). name is used in
 // error messages. With a non-nil catalog every named kernel must exist, run
 // on the entry's arch and compute the entry's dtypes. Every problem found is
 // returned as TableErrors, each with its line.
-func LoadTable(name string, data []byte, cat *Catalog) (*Table, error) {
+func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 	l := &loader{file: name, bad: map[*yaml.Node]bool{}}
 	var t Table
 	if root := l.parse(data); root != nil {
@@ -227,7 +229,7 @@ type entryKey struct {
 }
 
 // check validates what decode filled in; root is the table's mapping.
-func (l *loader) check(t *Table, root *yaml.Node, cat *Catalog) {
+func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 	if t.Provenance.Source == "" {
 		_, prov := field(root, "provenance")
 		l.need(cmp.Or(prov, root), "source", `add provenance.source: measured (or "heuristic, not measured")`)
@@ -255,24 +257,24 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *Catalog) {
 }
 
 // checkEntry validates entry e, read from mapping m.
-func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *Catalog) {
+func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 	e.line = m.Line
 	if e.Arch == 0 {
 		l.need(m, "arch", "add arch: sm_90 (or sm_80, sm_86, sm_89)")
 	}
-	if e.In == DTypeInvalid {
+	if e.In == kernels.DTypeInvalid {
 		l.need(m, "in", "add in: bf16 (or f16, e4m3)")
-	} else if e.In == F32 {
+	} else if e.In == kernels.F32 {
 		l.errorf(at(m, "in"), "in: f32 is not an input type: use f16, bf16 or e4m3")
 	}
-	if e.Out == DTypeInvalid {
+	if e.Out == kernels.DTypeInvalid {
 		l.need(m, "out", "add out: bf16 (or f16)")
 	} else if e.Out != F16 && e.Out != BF16 {
 		l.errorf(at(m, "out"), "out: %s is not an output type: use f16 or bf16", e.Out)
 	}
 	if e.Layout == "" {
 		l.need(m, "layout", "add layout: tn")
-	} else if e.Layout != LayoutTN {
+	} else if e.Layout != kernels.LayoutTN {
 		l.errorf(at(m, "layout"), "layout %q is not served: use layout: tn (A [M,K] and B [N,K] row-major)", e.Layout)
 	}
 	const shapes = "give both n and k for an exact shape, or neither for the default entry"
@@ -299,7 +301,7 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *Catalog) {
 }
 
 // checkBucket validates e.Buckets[j], read from list.Content[j].
-func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *Catalog) {
+func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *kernels.Catalog) {
 	b, m, last := &e.Buckets[j], list.Content[j], j == len(e.Buckets)-1
 	switch prev := &e.Buckets[max(j-1, 0)]; {
 	case j == 0 && b.MinM != 1:
@@ -339,8 +341,8 @@ func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *Catalog) {
 		l.need(m, "kernel", "name the kernel that runs this bucket")
 		return
 	}
-	if !validKernelName(b.Kernel) {
-		l.errorf(at(m, "kernel"), "kernel %q is not a kernel name: %s", b.Kernel, kernelNameRule)
+	if !kernels.ValidKernelName(b.Kernel) {
+		l.errorf(at(m, "kernel"), "kernel %q is not a kernel name: %s", b.Kernel, kernels.KernelNameRule)
 		return
 	}
 	if cat == nil {
@@ -358,7 +360,7 @@ func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *Catalog) {
 		}
 		l.errorf(line, "kernel %q does not run on %s (it runs on %s): pick a kernel built for %s", b.Kernel, e.Arch, runs, e.Arch)
 	}
-	if e.In != DTypeInvalid && e.Out != DTypeInvalid && (k.In != e.In || k.Out != e.Out) {
+	if e.In != kernels.DTypeInvalid && e.Out != kernels.DTypeInvalid && (k.In != e.In || k.Out != e.Out) {
 		l.errorf(line, "kernel %q computes %s→%s but the entry is %s→%s: pick a kernel with the entry's dtypes", b.Kernel, k.In, k.Out, e.In, e.Out)
 	}
 	if b.SplitK > k.MaxSplitK {

@@ -11,25 +11,28 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // tableTestCatalog holds four kernels: k90_bf16 (sm_90+, bf16→bf16, split-K ≤ 4),
 // k80_bf16 (sm_80+, bf16→bf16), k80_f16 (sm_80 to sm_89, f16→f16) and
 // k90_e4m3 (sm_90+, e4m3→bf16).
-func tableTestCatalog(t testing.TB) *Catalog {
+func tableTestCatalog(t testing.TB) *kernels.Catalog {
 	t.Helper()
-	spec := func(name, image string, lo, hi Arch, in, out DType, splitK int) KernelSpec {
-		k := KernelSpec{Name: name, Image: image, Family: "test", MinArch: lo, MaxArch: hi, In: in, Out: out,
-			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
-			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: ReduceNone, IndexBits: 32}
+	spec := func(name, image string, lo, hi Arch, in, out DType, splitK int) kernels.KernelSpec {
+		k := kernels.KernelSpec{Name: name, Image: image, Family: "test", MinArch: lo, MaxArch: hi, In: in, Out: out,
+			Layout: kernels.LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: kernels.ReduceNone, IndexBits: 32}
 		if splitK > 1 {
-			k.Reduction, k.ReduceKernel = ReduceWorkspace, "reduce_f32"
+			k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "reduce_f32"
 		}
 		return k
 	}
-	cat, err := NewCatalog(Manifest{
-		Images: []Image{{File: "sm90.fatbin"}, {File: "sm80.fatbin"}},
-		Kernels: []KernelSpec{
+	cat, err := kernels.NewCatalog(kernels.Manifest{
+		Schema: kernels.SchemaVersion,
+		Images: []kernels.Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}, {File: "sm80.fatbin", SmemLimit: 227 << 10}},
+		Kernels: []kernels.KernelSpec{
 			spec("k90_bf16", "sm90.fatbin", SM90, 0, BF16, BF16, 4),
 			spec("k80_bf16", "sm80.fatbin", SM80, 0, BF16, BF16, 1),
 			spec("k80_f16", "sm80.fatbin", SM80, SM89, F16, F16, 1),
@@ -186,7 +189,7 @@ func TestLoadTableValid(t *testing.T) {
 
 // requireRoundTrip checks that tab saves and loads back equal, and that
 // saving again gives the same bytes.
-func requireRoundTrip(t testing.TB, tab *Table, cat *Catalog) {
+func requireRoundTrip(t testing.TB, tab *Table, cat *kernels.Catalog) {
 	t.Helper()
 	out, err := tab.Marshal()
 	require.NoError(t, err)
@@ -234,7 +237,7 @@ func TestTableRoundTrip(t *testing.T) {
 
 // randomEntry returns a valid entry whose buckets end at random powers of two.
 func randomEntry(r *rand.Rand) Entry {
-	e := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: LayoutTN}
+	e := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN}
 	minM := 1
 	for p := r.IntN(3); p <= 20; p += 1 + r.IntN(4) {
 		e.Buckets = append(e.Buckets, Bucket{MinM: minM, MaxM: 1 << p, Kernel: "k90_bf16", SplitK: 1 + r.IntN(4)})

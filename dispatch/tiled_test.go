@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // llamaShapes are Llama-3-8B's projections (N, K): qkv, o, gate_up, down.
@@ -14,20 +16,20 @@ var llamaShapes = [][2]int{{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 143
 
 // withTiledRegisters returns the embedded catalog with every tiled kernel's
 // register count set to regs (0: as the manifest says).
-func withTiledRegisters(t *testing.T, regs int) *Catalog {
+func withTiledRegisters(t *testing.T, regs int) *kernels.Catalog {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
 	if regs == 0 {
 		return cat
 	}
 	m := cat.Manifest
-	m.Kernels = append([]KernelSpec(nil), m.Kernels...)
+	m.Kernels = append([]kernels.KernelSpec(nil), m.Kernels...)
 	for i := range m.Kernels {
 		if tiled(&m.Kernels[i]) {
 			m.Kernels[i].Registers = regs
 		}
 	}
-	cat, err = NewCatalog(m)
+	cat, err = kernels.NewCatalog(m)
 	require.NoError(t, err)
 	return cat
 }

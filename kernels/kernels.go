@@ -10,10 +10,10 @@ import (
 	_ "embed"
 )
 
-// Manifest is manifest.json: every kernel with its constraints.
+// ManifestJSON is manifest.json: every kernel with its constraints.
 //
 //go:embed manifest.json
-var Manifest []byte
+var ManifestJSON []byte
 
 // Images holds the fatbins, images/sm80.fatbin and images/sm90.fatbin.
 //

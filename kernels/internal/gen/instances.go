@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 
-	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // instance is one template instantiation, compiled into every image.
 type instance struct {
 	family   string // decode_fma | decode_mma | tiled_mma | tiled_wgmma
-	in, out  dispatch.DType
+	in, out  kernels.DType
 	tm, tn   int // tokens and output columns per block
 	vec      int // decode_fma: elements per load (8: 16-byte, 1: any alignment)
 	lv       int // decode_mma: 16-byte vectors per lane per row and slice
@@ -30,19 +30,22 @@ func (in instance) hopper() bool { return in.family == "tiled_wgmma" }
 // its code runs on and the nvcc targets that give that range.
 type imageSpec struct {
 	file, tag        string
-	minArch, maxArch dispatch.Arch
+	minArch, maxArch kernels.Arch
 	targets          []string
 	flags            string
 	hopper           bool // holds the sm_90a-only instances (flags define GR_HOPPER)
+	smemLimit        int  // the largest opt-in shared memory of any device it serves
 }
 
 var images = []imageSpec{
-	{file: "sm80.fatbin", tag: "sm80", minArch: dispatch.SM80, maxArch: 0,
-		targets: []string{"sm_80", "compute_80"},
-		flags:   "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80"},
-	{file: "sm90.fatbin", tag: "sm90", minArch: dispatch.SM90, maxArch: dispatch.SM90,
+	{file: "sm80.fatbin", tag: "sm80", minArch: kernels.SM80, maxArch: 0,
+		targets:   []string{"sm_80", "compute_80"},
+		flags:     "-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80",
+		smemLimit: 163 << 10},
+	{file: "sm90.fatbin", tag: "sm90", minArch: kernels.SM90, maxArch: kernels.SM90,
 		targets: []string{"sm_90a"},
-		flags:   "-gencode arch=compute_90a,code=sm_90a -DGR_HOPPER", hopper: true},
+		flags:   "-gencode arch=compute_90a,code=sm_90a -DGR_HOPPER", hopper: true,
+		smemLimit: 227 << 10},
 }
 
 // commonFlags are the nvcc flags every image is built with.
@@ -51,7 +54,7 @@ const commonFlags = "-O3 -std=c++17 --fatbin -Xptxas -v"
 // instances is the kernel set: the decode and tiled families in both dtypes.
 func instances() []instance {
 	var out []instance
-	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
+	for _, dt := range []kernels.DType{kernels.BF16, kernels.F16} {
 		// decode_fma, 16-byte loads: {tokens, columns, warps, stage rounds}.
 		for _, c := range [][4]int{{1, 2, 8, 4}, {1, 4, 8, 2}, {1, 2, 4, 4}, {2, 4, 8, 2}, {4, 2, 8, 2}} {
 			out = append(out, instance{family: "decode_fma", in: dt, out: dt, tm: c[0], tn: c[1], vec: 8, warps: c[2], u: c[3]})
@@ -90,7 +93,7 @@ func instances() []instance {
 	return out
 }
 
-var cuType = map[dispatch.DType]string{dispatch.BF16: "__nv_bfloat16", dispatch.F16: "__half"}
+var cuType = map[kernels.DType]string{kernels.BF16: "__nv_bfloat16", kernels.F16: "__half"}
 
 func (in instance) tileK() int {
 	switch in.family {
@@ -148,17 +151,17 @@ func (in instance) smemBytes() int {
 	return 0
 }
 
-func reduceSuffix(out dispatch.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }
+func reduceSuffix(out kernels.DType) string { return fmt.Sprintf("splitk_reduce_f32_%s", out) }
 
 // spec is the manifest entry of an instance in one image.
-func (in instance) spec(im imageSpec) dispatch.KernelSpec {
+func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	a := in.align()
-	return dispatch.KernelSpec{
+	return kernels.KernelSpec{
 		Name: "gemmroute_" + im.tag + "_" + in.suffix(), Image: im.file, Family: in.family,
-		MinArch: im.minArch, MaxArch: im.maxArch, In: in.in, Out: in.out, Layout: dispatch.LayoutTN,
+		MinArch: im.minArch, MaxArch: im.maxArch, In: in.in, Out: in.out, Layout: kernels.LayoutTN,
 		TileM: in.tm, TileN: in.tn, TileK: in.tileK(), Stages: in.stageCount(), Threads: in.warps * 32, SmemBytes: in.smemBytes(),
 		PtrAlign: a, LDAlign: a, KMultiple: a / in.in.Size(),
-		MaxSplitK: 16, Reduction: dispatch.ReduceWorkspace,
+		MaxSplitK: 16, Reduction: kernels.ReduceWorkspace,
 		ReduceKernel: "gemmroute_" + im.tag + "_" + reduceSuffix(in.out),
 		IndexBits:    64,
 		LoadBytes:    in.loadBytes(),

@@ -1,11 +1,16 @@
-package dispatch
+package kernels
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 )
+
+// ErrManifest: the kernel manifest is malformed. Every error ParseManifest
+// and NewCatalog return wraps it.
+var ErrManifest = errors.New("gemmroute: bad kernel manifest")
 
 // Layout names the operand layout. gemmroute serves TN only: A row-major
 // [M,K], B row-major [N,K] (the nn.Linear weight), C/D row-major [M,N].
@@ -62,7 +67,15 @@ type Image struct {
 	File    string   `json:"file"`    // e.g. sm80.fatbin
 	Targets []string `json:"targets"` // e.g. ["sm_80", "compute_80"]
 	Flags   string   `json:"flags"`   // nvcc flags it was built with
+	// SmemLimit is the most dynamic shared memory a block may opt into on
+	// any device the image serves (A100's 163 KiB for sm80.fatbin): a kernel
+	// that needs more could never launch.
+	SmemLimit int `json:"smem_limit"`
 }
+
+// SchemaVersion is the manifest schema this package reads; a manifest of
+// another version is refused (regenerate it with go generate ./kernels).
+const SchemaVersion = 2
 
 // Manifest is the kernels' generated description (kernels/manifest.json).
 type Manifest struct {
@@ -93,10 +106,17 @@ func ParseManifest(data []byte) (*Catalog, error) {
 
 // NewCatalog validates a manifest and indexes it.
 func NewCatalog(m Manifest) (*Catalog, error) {
+	if m.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%w: schema %d, this build reads schema %d: regenerate the manifest (go generate ./kernels) or use a matching gemmroute", ErrManifest, m.Schema, SchemaVersion)
+	}
 	c := &Catalog{Manifest: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
-	images := map[string]bool{}
-	for _, im := range m.Images {
-		images[im.File] = true
+	images := map[string]*Image{}
+	for i := range m.Images {
+		im := &m.Images[i]
+		if im.SmemLimit <= 0 {
+			return nil, fmt.Errorf("%w: image %q: smem_limit must be positive", ErrManifest, im.File)
+		}
+		images[im.File] = im
 	}
 	for i := range m.Kernels {
 		k := &c.Manifest.Kernels[i]
@@ -104,12 +124,14 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 		switch {
 		case k.Name == "":
 			return nil, fmt.Errorf("%w: kernel #%d has no name", ErrManifest, i)
-		case !validKernelName(k.Name):
-			return nil, bad(kernelNameRule)
+		case !ValidKernelName(k.Name):
+			return nil, bad(KernelNameRule)
 		case c.byName[k.Name] != nil:
 			return nil, bad("listed twice")
-		case !images[k.Image]:
+		case images[k.Image] == nil:
 			return nil, bad(fmt.Sprintf("image %q is not among the manifest's images", k.Image))
+		case k.SmemBytes < 0 || k.SmemBytes > images[k.Image].SmemLimit:
+			return nil, bad(fmt.Sprintf("smem_bytes %d outside [0, %d], the image's smem_limit", k.SmemBytes, images[k.Image].SmemLimit))
 		case k.Layout != LayoutTN:
 			return nil, bad("layout must be tn")
 		case k.TileM <= 0 || k.TileN <= 0 || k.TileK <= 0 || k.Threads <= 0 || k.Threads > 1024:
@@ -138,13 +160,13 @@ func (c *Catalog) Kernel(name string) *KernelSpec { return c.byName[name] }
 // Kernels returns every kernel, in manifest order.
 func (c *Catalog) Kernels() []KernelSpec { return c.Manifest.Kernels }
 
-// kernelNameRule says what validKernelName accepts.
-const kernelNameRule = "a kernel name is ASCII letters, digits and '_' (it is a C symbol)"
+// KernelNameRule says what ValidKernelName accepts.
+const KernelNameRule = "a kernel name is ASCII letters, digits and '_' (it is a C symbol)"
 
-// validKernelName reports whether name can be a kernel's C symbol. Tables and
+// ValidKernelName reports whether name can be a kernel's C symbol. Tables and
 // manifests accept nothing else, so a name always saves and loads back as
 // written.
-func validKernelName(name string) bool {
+func ValidKernelName(name string) bool {
 	if name == "" || name[0] >= '0' && name[0] <= '9' {
 		return false
 	}

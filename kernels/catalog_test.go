@@ -1,4 +1,4 @@
-package dispatch
+package kernels
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestNewCatalogErrors(t *testing.T) {
 			ReduceKernel: "reduce_f32", IndexBits: 32}
 	}
 	manifest := func(ks ...KernelSpec) Manifest {
-		return Manifest{Images: []Image{{File: "sm90.fatbin"}}, Kernels: ks}
+		return Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}}, Kernels: ks}
 	}
 	_, err := NewCatalog(manifest(valid()))
 	require.NoError(t, err)
@@ -41,6 +41,8 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
+		{"negative shared memory", func(k *KernelSpec) { k.SmemBytes = -1 }, "smem_bytes -1 outside"},
+		{"shared memory over the image's limit", func(k *KernelSpec) { k.SmemBytes = 228 << 10 }, "the image's smem_limit"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,5 +57,19 @@ func TestNewCatalogErrors(t *testing.T) {
 		_, err := NewCatalog(manifest(valid(), valid()))
 		require.ErrorIs(t, err, ErrManifest)
 		assert.Contains(t, err.Error(), "listed twice")
+	})
+	t.Run("schema version", func(t *testing.T) {
+		m := manifest(valid())
+		m.Schema = 1
+		_, err := NewCatalog(m)
+		require.ErrorIs(t, err, ErrManifest)
+		assert.Contains(t, err.Error(), "schema 1, this build reads schema 2")
+	})
+	t.Run("image without smem_limit", func(t *testing.T) {
+		m := manifest(valid())
+		m.Images[0].SmemLimit = 0
+		_, err := NewCatalog(m)
+		require.ErrorIs(t, err, ErrManifest)
+		assert.Contains(t, err.Error(), "smem_limit must be positive")
 	})
 }

@@ -1,4 +1,4 @@
-package dispatch
+package kernels
 
 import (
 	"fmt"

@@ -1,0 +1,25 @@
+package dispatch
+
+import "github.com/gemmroute/gemmroute/kernels"
+
+// DType is an element type of a GEMM operand (kernels.DType: the kernel set
+// and the problems it serves share one vocabulary).
+type DType = kernels.DType
+
+// The element types: inputs F16, BF16 or E4M3; outputs F16 or BF16.
+const (
+	F16  = kernels.F16  // IEEE binary16
+	BF16 = kernels.BF16 // bfloat16
+	E4M3 = kernels.E4M3 // FP8 e4m3 (sm_89 and newer), needs scales
+)
+
+// Arch is a compute capability written as major*10+minor (kernels.Arch).
+type Arch = kernels.Arch
+
+// The architectures gemmroute plans for.
+const (
+	SM80 = kernels.SM80 // A100
+	SM86 = kernels.SM86 // RTX 30xx, A10, A40
+	SM89 = kernels.SM89 // L4, L40, RTX 40xx
+	SM90 = kernels.SM90 // H100, H200
+)
