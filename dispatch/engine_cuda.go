@@ -250,7 +250,13 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 		kp.Workspace = ws.ptr
 	}
 	cs := cuda.Stream(s)
-	if err := e.ctx.Launch(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp); err != nil {
+	var err error
+	if k := pl.Kernel; k.TMA() {
+		err = e.ctx.LaunchTMA(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
+	} else {
+		err = e.ctx.Launch(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp)
+	}
+	if err != nil {
 		return cudaErr(err)
 	}
 	if pl.SplitK > 1 {

@@ -55,7 +55,16 @@ type KernelSpec struct {
 	// unknown). The heuristic level uses both to judge latency hiding.
 	LoadBytes int `json:"load_bytes"`
 	Registers int `json:"registers,omitempty"`
+	// TMABox is, for a kernel that loads A and B through the tensor memory
+	// accelerator, the rows of A's and of B's box (64 elements of K each,
+	// 128-byte swizzle; see gemm_params.h); zero for other kernels. Such a
+	// kernel needs 16-byte aligned A and B and lda, ldb multiples of 16 bytes.
+	TMABox [2]int `json:"tma_box,omitempty"`
 }
+
+// TMA reports whether the kernel loads through tensor maps that the launch
+// must encode into Params.
+func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
 
 // RunsOn reports whether the kernel has code for arch.
 func (k *KernelSpec) RunsOn(a Arch) bool {
@@ -148,6 +157,10 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("index_bits must be 32 or 64")
 		case k.In.Size() == 0 || (k.Out != F16 && k.Out != BF16):
 			return nil, bad("unsupported dtypes")
+		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
+			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
+		case k.TMA() && (k.PtrAlign < 16 || k.LDAlign < 16):
+			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16")
 		}
 		c.byName[k.Name] = k
 	}

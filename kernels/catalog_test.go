@@ -41,6 +41,8 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
+		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
+		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
 		{"negative shared memory", func(k *KernelSpec) { k.SmemBytes = -1 }, "smem_bytes -1 outside"},
 		{"shared memory over the image's limit", func(k *KernelSpec) { k.SmemBytes = 228 << 10 }, "the image's smem_limit"},
 	}

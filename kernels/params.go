@@ -11,4 +11,13 @@ type Params struct {
 	Alpha, Beta                 float32
 	SplitK                      int32
 	Reserved                    int32
+	Pad                         [2]int32
+	// TMAA and TMAB are the tensor maps of A and B for kernels that load
+	// through the tensor memory accelerator (KernelSpec.TMABox set); the
+	// launch encodes them. Zero for other kernels.
+	TMAA, TMAB TensorMap
 }
+
+// TensorMap is the storage of one CUtensorMap (gr_tensor_map): 128 opaque
+// bytes the driver's cuTensorMapEncodeTiled fills.
+type TensorMap [16]uint64

@@ -11,11 +11,31 @@
  * split_k > 1 the GEMM kernel writes fp32 partials to
  * workspace[z][m][n] (z < split_k, dense M*N slices) and the reduce kernel
  * sums them in order z = 0, 1, ... and applies the epilogue.
+ *
+ * tma_a and tma_b are used only by kernels that load through the tensor
+ * memory accelerator (the manifest's tma_box is set): the host encodes them
+ * per call (cuTensorMapEncodeTiled) as K-major 2-D maps of A [M,K] and
+ * B [N,K] — dims {K, rows}, row stride lda (ldb) bytes, a box of 64
+ * elements of K by tma_box rows, the 128-byte swizzle, zero fill out of
+ * bounds — and such kernels take this struct as a __grid_constant__. Other
+ * kernels ignore them.
  */
 #ifndef GEMMROUTE_GEMM_PARAMS_H
 #define GEMMROUTE_GEMM_PARAMS_H
 
 #include <stdint.h>
+
+/* gr_tensor_map is a CUtensorMap's 128 bytes, declared here so that the
+ * header needs no CUDA 12 cuda.h. The device copy must be 64-byte aligned
+ * (the offsets below are multiples of 64 on the host too). */
+#if defined(__CUDACC__)
+#define GR_TENSOR_MAP_ALIGN __align__(64)
+#else
+#define GR_TENSOR_MAP_ALIGN
+#endif
+typedef struct GR_TENSOR_MAP_ALIGN gr_tensor_map {
+  uint64_t opaque[16];
+} gr_tensor_map;
 
 typedef struct gr_gemm_params {
   const void *a;
@@ -31,6 +51,9 @@ typedef struct gr_gemm_params {
   float beta;
   int32_t split_k;
   int32_t reserved;
+  int32_t pad[2];      /* the tensor maps start at byte 128 */
+  gr_tensor_map tma_a; /* A [M,K], TMA kernels only */
+  gr_tensor_map tma_b; /* B [N,K], TMA kernels only */
 } gr_gemm_params;
 
 #endif
