@@ -44,3 +44,11 @@ func DevicePreset(name string) (DeviceInfo, error) {
 	}
 	return DeviceInfo{}, fmt.Errorf("unknown device preset %q: use a100, h100 or h200", name)
 }
+
+// withoutWorkspace is d for plans that must not split K (a stream being
+// captured with no workspace): a workspace cap that no split-K plan fits
+// under, its fp32 partials needing at least 8 bytes.
+func (d DeviceInfo) withoutWorkspace() DeviceInfo {
+	d.WorkspaceBytes = 1
+	return d
+}

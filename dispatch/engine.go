@@ -7,7 +7,7 @@ import "strings"
 type Stream uintptr
 
 // Options configure Open. The zero value is the embedded kernels and table,
-// 32 MiB of split-K workspace for the default stream, and table routing.
+// 32 MiB of split-K workspace per stream, and table routing.
 type Options struct {
 	// Table replaces the embedded buckets.yaml (see LoadTable).
 	Table *Table
@@ -15,9 +15,11 @@ type Options struct {
 	// instead of the embedded ones (e.g. kernels/ after kernels/build.sh).
 	// The environment variable GEMMROUTE_KERNEL_DIR does the same.
 	KernelDir string
-	// WorkspaceBytes is the split-K workspace reserved for stream 0 at Open;
-	// other streams get theirs from Reserve. 0 means DefaultWorkspaceBytes.
-	// The planner never picks a split-K that needs more than this.
+	// WorkspaceBytes is the split-K workspace the engine reserves for a
+	// stream the first time a GEMM on it is planned with split-K (outside
+	// graph capture; Capture reserves before it starts). 0 means
+	// DefaultWorkspaceBytes. The planner never picks a split-K that needs
+	// more than this.
 	WorkspaceBytes int64
 	// ForceKernel routes every problem to this kernel (tests and tuning);
 	// problems it cannot run fail with ErrNoKernel. ForceSplitK is its
@@ -26,7 +28,7 @@ type Options struct {
 	ForceSplitK int
 }
 
-// DefaultWorkspaceBytes is the split-K workspace of stream 0 when Options
+// DefaultWorkspaceBytes is the split-K workspace per stream when Options
 // leave it 0, and the most a plan may need then.
 const DefaultWorkspaceBytes = 32 << 20
 

@@ -30,8 +30,13 @@ type Engine struct {
 	force   string
 	forceK  int
 
+	// noSplit plans without split-K: for a stream being captured that has
+	// no workspace (nothing may be allocated during capture).
+	noSplit *Planner
+
 	mu     sync.RWMutex
-	ws     map[Stream]workspace
+	ws     map[Stream]*workspace
+	graphs map[*Graph]struct{} // live graphs, closed by Close
 	closed atomic.Bool
 	once   sync.Once
 	cerr   error
@@ -39,9 +44,14 @@ type Engine struct {
 
 type launchFns struct{ main, reduce cuda.Function }
 
+// workspace is one stream's split-K scratch. It is reference-counted: the
+// stream holds one reference and every Graph captured while it was current
+// another, so a workspace a graph recorded is freed only when neither needs
+// it (Reserve's replacement and Graph.Close both drop a reference).
 type workspace struct {
 	ptr   uintptr
 	bytes int64
+	refs  int
 }
 
 // StreamOf returns the handle of a gorgonia.org/cu stream.
@@ -54,7 +64,7 @@ func Open(device int, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, cudaErr(err)
 	}
-	e := &Engine{ctx: ctx, fns: map[*kernels.KernelSpec]launchFns{}, ws: map[Stream]workspace{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
+	e := &Engine{ctx: ctx, fns: map[*kernels.KernelSpec]launchFns{}, ws: map[Stream]*workspace{}, graphs: map[*Graph]struct{}{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
 	if err := e.open(opts); err != nil {
 		e.Close()
 		return nil, err
@@ -91,10 +101,11 @@ func (e *Engine) open(opts Options) error {
 	}
 	e.dev.WorkspaceBytes = ws
 	e.planner = NewPlanner(loaded, table, e.dev)
+	e.noSplit = NewPlanner(loaded, table, e.dev.withoutWorkspace())
 	if e.force != "" && loaded.Kernel(e.force) == nil {
 		return fmt.Errorf("%w: ForceKernel %q is not loaded on %s (%s)", ErrNoKernel, e.force, e.dev.Name, e.dev.Arch)
 	}
-	return e.Reserve(0, ws)
+	return nil
 }
 
 // kernelSource returns the catalog and image reader: dir (or
@@ -240,11 +251,18 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 		kp.C = uintptr(p.C)
 	}
 	if pl.SplitK > 1 {
-		e.mu.RLock()
-		ws := e.ws[s]
-		e.mu.RUnlock()
+		ws, err := e.workspaceFor(s)
+		if err != nil {
+			return err
+		}
+		if ws == nil { // s is being captured and has no workspace
+			if pl, err = e.noSplit.Plan(p); err != nil {
+				return err
+			}
+			return e.launch(pl, p, s)
+		}
 		if ws.bytes < pl.WorkspaceBytes {
-			return fmt.Errorf("%w: split-K %d needs %d B on stream %#x, %d B reserved: call Reserve(stream, %d) before launching",
+			return fmt.Errorf("%w: split-K %d needs %d B on stream %#x, %d B reserved by Reserve: reserve at least %d B (or 0 to release it, and let the engine reserve its default)",
 				ErrWorkspace, pl.SplitK, pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
 		}
 		kp.Workspace = ws.ptr
@@ -268,10 +286,35 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	return nil
 }
 
-// Reserve sets aside bytes of split-K workspace for stream s (replacing an
-// earlier reservation). Do it before launching on s, outside any capture:
-// GEMM never allocates. Plans whose workspace exceeds the reservation fail
-// with ErrWorkspace.
+// workspaceFor returns stream s's workspace, reserving the engine's default
+// (Options.WorkspaceBytes) the first time s needs one. A stream being
+// captured cannot allocate: then it returns nil and the caller plans without
+// split-K.
+func (e *Engine) workspaceFor(s Stream) (*workspace, error) {
+	e.mu.RLock()
+	ws := e.ws[s]
+	e.mu.RUnlock()
+	if ws != nil {
+		return ws, nil
+	}
+	capturing, err := e.ctx.Capturing(cuda.Stream(s))
+	if err != nil || capturing {
+		return nil, cudaErr(err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ws := e.ws[s]; ws != nil { // another goroutine reserved it meanwhile
+		return ws, nil
+	}
+	return e.reserveLocked(s, e.dev.WorkspaceBytes)
+}
+
+// Reserve sets aside bytes of split-K workspace for stream s, replacing the
+// engine's own reservation (GEMM reserves Options.WorkspaceBytes on a
+// stream's first split-K plan, so most programs never call Reserve). Do it
+// outside any capture. A plan on s that needs more than bytes then fails
+// with ErrWorkspace; bytes = 0 releases s's workspace. The memory a
+// replaced reservation held is freed once no Graph uses it.
 func (e *Engine) Reserve(s Stream, bytes int64) error {
 	if e.closed.Load() {
 		return ErrClosed
@@ -279,21 +322,40 @@ func (e *Engine) Reserve(s Stream, bytes int64) error {
 	if bytes < 0 {
 		return &ArgError{Field: "bytes", Value: bytes, Rule: "must not be negative"}
 	}
-	ptr, err := uintptr(0), error(nil)
-	if bytes > 0 {
-		if ptr, err = e.ctx.Alloc(bytes); err != nil {
-			return cudaErr(err)
-		}
-	}
 	e.mu.Lock()
-	old := e.ws[s]
-	e.ws[s] = workspace{ptr, bytes}
-	e.mu.Unlock()
-	if old.ptr != 0 {
-		// cuMemFree waits for work still using it.
-		return cudaErr(e.ctx.Free(old.ptr))
+	defer e.mu.Unlock()
+	if bytes == 0 {
+		err := e.releaseLocked(e.ws[s])
+		delete(e.ws, s)
+		return err
 	}
-	return nil
+	_, err := e.reserveLocked(s, bytes)
+	return err
+}
+
+// reserveLocked allocates bytes for s and drops s's reference to its old
+// workspace. e.mu is held.
+func (e *Engine) reserveLocked(s Stream, bytes int64) (*workspace, error) {
+	ptr, err := e.ctx.Alloc(bytes)
+	if err != nil {
+		return nil, cudaErr(err)
+	}
+	ws := &workspace{ptr: ptr, bytes: bytes, refs: 1}
+	old := e.ws[s]
+	e.ws[s] = ws
+	return ws, e.releaseLocked(old)
+}
+
+// releaseLocked drops one reference to ws and frees it at zero (cuMemFree
+// waits for the work still using it). e.mu is held.
+func (e *Engine) releaseLocked(ws *workspace) error {
+	if ws == nil {
+		return nil
+	}
+	if ws.refs--; ws.refs > 0 {
+		return nil
+	}
+	return cudaErr(e.ctx.Free(ws.ptr))
 }
 
 // Close waits for the device, frees every workspace, unloads the kernels and
@@ -304,11 +366,14 @@ func (e *Engine) Close() error {
 		e.closed.Store(true)
 		var errs []error
 		errs = append(errs, e.ctx.Do(func() error { return cu.Synchronize() }))
-		for _, w := range e.ws {
-			if w.ptr != 0 {
-				errs = append(errs, e.ctx.Free(w.ptr))
-			}
+		e.mu.Lock()
+		for g := range e.graphs {
+			errs = append(errs, g.closeLocked())
 		}
+		for _, w := range e.ws {
+			errs = append(errs, e.releaseLocked(w))
+		}
+		e.mu.Unlock()
 		for _, m := range e.modules {
 			errs = append(errs, e.ctx.Unload(m))
 		}

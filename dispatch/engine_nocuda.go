@@ -29,3 +29,15 @@ func (e *Engine) Planner() *Planner { return nil }
 
 // Close returns nil in a nocuda build.
 func (e *Engine) Close() error { return nil }
+
+// Capture returns ErrNoCUDA in a nocuda build.
+func (e *Engine) Capture(s Stream, fn func() error) (*Graph, error) { return nil, ErrNoCUDA }
+
+// Graph is a captured CUDA graph; a nocuda build has none.
+type Graph struct{}
+
+// Launch returns ErrNoCUDA in a nocuda build.
+func (g *Graph) Launch(s Stream) error { return ErrNoCUDA }
+
+// Close returns nil in a nocuda build.
+func (g *Graph) Close() error { return nil }

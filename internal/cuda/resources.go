@@ -205,6 +205,13 @@ func (c *Context) Capture(s Stream, f func() error) (Graph, error) {
 	return Graph{g, exec}, err
 }
 
+// Capturing reports whether s is being captured into a graph.
+func (c *Context) Capturing(s Stream) (bool, error) {
+	var st C.CUstreamCaptureStatus
+	err := c.Do(func() error { return check("cuStreamIsCapturing", C.cuStreamIsCapturing(s.c(), &st)) })
+	return st != C.CU_STREAM_CAPTURE_STATUS_NONE, err
+}
+
 // Replay launches the graph on s.
 func (c *Context) Replay(g Graph, s Stream) error {
 	return c.Do(func() error {
