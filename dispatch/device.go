@@ -1,9 +1,6 @@
 package dispatch
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // DeviceInfo describes a GPU for planning. It can be filled from a live device
 // (Engine does) or from a preset, so plans can be made without a GPU.
@@ -21,28 +18,82 @@ type DeviceInfo struct {
 	WorkspaceBytes int64
 }
 
-// Presets of common devices. Bandwidth and rate are measured ceilings where
-// the team measured them (H200, 2026-11-30) and datasheet leads otherwise.
+// Presets of the GPUs people serve inference on. The H200's bandwidth and
+// rate are ceilings the team measured (2026-11-30); the others are leads
+// from datasheets (memory bandwidth, dense 16-bit tensor rate with fp32
+// accumulation), good for ranking kernels, not for predicting times. Every
+// preset carries the engine's default per-stream workspace cap, so that an
+// offline plan is the plan the engine makes.
 var (
 	A100 = DeviceInfo{Name: "NVIDIA A100-SXM4-80GB", Arch: SM80, SMs: 108, L2Bytes: 40 << 20,
-		SmemOptIn: 163 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 280e12}
+		SmemOptIn: 163 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 280e12, WorkspaceBytes: DefaultWorkspaceBytes}
 	H100 = DeviceInfo{Name: "NVIDIA H100 80GB HBM3", Arch: SM90, SMs: 132, L2Bytes: 50 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 3.0e12, PeakFLOPS: 750e12}
+		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 3.0e12, PeakFLOPS: 750e12, WorkspaceBytes: DefaultWorkspaceBytes}
 	H200 = DeviceInfo{Name: "NVIDIA H200", Arch: SM90, SMs: 132, L2Bytes: 60 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 141 << 30, ReadBandwidth: 4.54e12, PeakFLOPS: 750e12}
+		SmemOptIn: 227 << 10, MemBytes: 141 << 30, ReadBandwidth: 4.54e12, PeakFLOPS: 750e12, WorkspaceBytes: DefaultWorkspaceBytes}
 )
 
-// DevicePreset returns a preset by short name: "a100", "h100" or "h200".
+// presets are every device DevicePreset knows, by short name, with the
+// substrings of the driver's device name that identify each, most specific
+// first: "L40S" before "L4", "A100" before "A10", "H100 PCIe" before "H100".
+var presets = []struct {
+	short string
+	match []string
+	info  DeviceInfo
+}{
+	{"rtx4090", []string{"RTX 4090"}, DeviceInfo{Name: "NVIDIA GeForce RTX 4090", Arch: SM89, SMs: 128, L2Bytes: 72 << 20,
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 1.0e12, PeakFLOPS: 165e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"l40s", []string{"L40S"}, DeviceInfo{Name: "NVIDIA L40S", Arch: SM89, SMs: 142, L2Bytes: 96 << 20,
+		SmemOptIn: 99 << 10, MemBytes: 48 << 30, ReadBandwidth: 0.864e12, PeakFLOPS: 362e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"l4", []string{"L4"}, DeviceInfo{Name: "NVIDIA L4", Arch: SM89, SMs: 58, L2Bytes: 48 << 20,
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"a100-40", []string{"A100-SXM4-40GB", "A100-PCIE-40GB", "A100 40GB"}, DeviceInfo{Name: "NVIDIA A100-SXM4-40GB", Arch: SM80, SMs: 108,
+		L2Bytes: 40 << 20, SmemOptIn: 163 << 10, MemBytes: 40 << 30, ReadBandwidth: 1.4e12, PeakFLOPS: 280e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"a100", []string{"A100"}, A100},
+	{"a10", []string{"A10"}, DeviceInfo{Name: "NVIDIA A10", Arch: SM86, SMs: 72, L2Bytes: 6 << 20,
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.6e12, PeakFLOPS: 125e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"h100-pcie", []string{"H100 PCIe"}, DeviceInfo{Name: "NVIDIA H100 PCIe", Arch: SM90, SMs: 114, L2Bytes: 50 << 20,
+		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 600e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+	{"h100", []string{"H100"}, H100},
+	{"h200", []string{"H200"}, H200},
+	// Blackwell: no sm_100 image ships; the sm80 image's compute_80 PTX is
+	// JIT-compiled there (correct, not tuned).
+	{"b200", []string{"B200"}, DeviceInfo{Name: "NVIDIA B200", Arch: 100, SMs: 148, L2Bytes: 126 << 20,
+		SmemOptIn: 227 << 10, MemBytes: 180 << 30, ReadBandwidth: 7.0e12, PeakFLOPS: 2000e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+}
+
+// DevicePreset returns a preset by short name (DevicePresetNames lists
+// them), for planning without a GPU.
 func DevicePreset(name string) (DeviceInfo, error) {
-	switch strings.ToLower(name) {
-	case "a100":
-		return A100, nil
-	case "h100":
-		return H100, nil
-	case "h200":
-		return H200, nil
+	for _, p := range presets {
+		if strings.EqualFold(name, p.short) {
+			return p.info, nil
+		}
 	}
-	return DeviceInfo{}, fmt.Errorf("unknown device preset %q: use a100, h100 or h200", name)
+	return DeviceInfo{}, &ArgError{Field: "device preset", Value: name, Rule: "unknown device preset: use one of " + strings.Join(DevicePresetNames(), ", ")}
+}
+
+// DevicePresetNames lists the short names DevicePreset takes.
+func DevicePresetNames() []string {
+	out := make([]string, len(presets))
+	for i, p := range presets {
+		out[i] = p.short
+	}
+	return out
+}
+
+// presetFor returns the preset whose identifying substring the driver's
+// device name holds (the first in presets' order, most specific first), for
+// its bandwidth and rate; ok is false for devices without one.
+func presetFor(name string) (DeviceInfo, bool) {
+	for _, p := range presets {
+		for _, m := range p.match {
+			if strings.Contains(name, m) {
+				return p.info, true
+			}
+		}
+	}
+	return DeviceInfo{}, false
 }
 
 // withoutWorkspace is d for plans that must not split K (a stream being

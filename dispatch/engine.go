@@ -1,7 +1,5 @@
 package dispatch
 
-import "strings"
-
 // Stream is a CUDA stream handle (a CUstream); 0 is the legacy default
 // stream. With gorgonia.org/cu, StreamOf converts a cu.Stream.
 type Stream uintptr
@@ -31,17 +29,3 @@ type Options struct {
 // DefaultWorkspaceBytes is the split-K workspace per stream when Options
 // leave it 0, and the most a plan may need then.
 const DefaultWorkspaceBytes = 32 << 20
-
-// presetFor returns the preset whose name the device name contains, for its
-// measured ceilings; ok is false for devices without a preset.
-func presetFor(name string) (DeviceInfo, bool) {
-	for _, p := range []struct {
-		key  string
-		info DeviceInfo
-	}{{"H200", H200}, {"H100", H100}, {"A100", A100}} {
-		if strings.Contains(name, p.key) {
-			return p.info, true
-		}
-	}
-	return DeviceInfo{}, false
-}
