@@ -22,6 +22,11 @@ type Options struct {
 	// ForceKernel routes every problem to this kernel (tests and tuning);
 	// problems it cannot run fail with ErrNoKernel. ForceSplitK is its
 	// split-K factor (0 means 1).
+	// JITImages also loads the images that reach this GPU only through PTX
+	// JIT compilation where a native image covers it (on a Hopper card, the
+	// sm80 image's compute_80 PTX): to test the Ampere kernels on a newer
+	// card. Off, Open loads native code only there, and faster.
+	JITImages   bool
 	ForceKernel string
 	ForceSplitK int
 }

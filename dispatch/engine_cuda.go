@@ -85,7 +85,7 @@ func (e *Engine) open(opts Options) error {
 	if err != nil {
 		return err
 	}
-	loaded, err := e.loadImages(cat, readImage)
+	loaded, err := e.loadImages(cat, readImage, opts.JITImages)
 	if err != nil {
 		return err
 	}
@@ -127,13 +127,22 @@ func kernelSource(dir string) (*kernels.Catalog, func(string) ([]byte, error), e
 }
 
 // loadImages loads each image with a kernel for this arch and returns the
-// catalog of kernels whose code loaded. An image the driver has no code for
+// catalog of kernels whose code loaded. Where an image has native code for
+// the arch, images that reach it only through PTX JIT are not loaded unless
+// jit is set (Options.JITImages). An image the driver has no code for
 // (NoBinaryForGpu) is skipped: its kernels are never routed to.
-func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte, error)) (*kernels.Catalog, error) {
+func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte, error), jit bool) (*kernels.Catalog, error) {
 	var kept []kernels.KernelSpec
 	var fns []launchFns
 	var skipped []string
+	native := false
 	for _, im := range cat.Manifest.Images {
+		native = native || im.Native(e.dev.Arch)
+	}
+	for _, im := range cat.Manifest.Images {
+		if native && !im.Native(e.dev.Arch) && !jit {
+			continue // PTX for this arch, where a native image covers it
+		}
 		var want []*kernels.KernelSpec
 		for i := range cat.Manifest.Kernels {
 			if k := &cat.Manifest.Kernels[i]; k.Image == im.File && k.RunsOn(e.dev.Arch) {

@@ -33,7 +33,7 @@ var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
 // GPU) against the float64 reference on the awkward table, split-K 1 and 3.
 // Where a kernel's constraints fail, Launch must refuse and write nothing.
 func TestEveryKernelOnAwkwardShapes(t *testing.T) {
-	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20})
+	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20, JITImages: true})
 	rng := rand.New(rand.NewPCG(11, 12))
 	ran := map[string]int{}
 	for _, dt := range dtypes {
@@ -136,7 +136,7 @@ func TestMisalignedPointerRoutesToUnalignedKernel(t *testing.T) {
 // A problem spanning more than 2^31 elements runs correctly (64-bit offsets).
 // B is 524289×4096 bf16 (4.3 GB), filled by repeating a random 32 MiB chunk.
 func TestMoreThan2p31Elements(t *testing.T) {
-	e := openEngine(t, dispatch.Options{})
+	e := openEngine(t, dispatch.Options{JITImages: true})
 	const n, k, chunk = 524289, 4096, 1 << 24
 	rng := rand.New(rand.NewPCG(41, 42))
 	host := make([]uint16, chunk)
@@ -249,7 +249,7 @@ func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
 
 // Split-K is deterministic: the same inputs give the same bits every run.
 func TestSplitKDeterministic(t *testing.T) {
-	e := openEngine(t, dispatch.Options{})
+	e := openEngine(t, dispatch.Options{JITImages: true})
 	d := gemmtest.Fill(gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
 	p, out := operands(t, d)
 	var first []uint16

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // ErrManifest: the kernel manifest is malformed. Every error ParseManifest
@@ -80,6 +81,25 @@ type Image struct {
 	// any device the image serves (A100's 163 KiB for sm80.fatbin): a kernel
 	// that needs more could never launch.
 	SmemLimit int `json:"smem_limit"`
+}
+
+// Native reports whether the image holds machine code (SASS) that runs on a
+// without JIT compilation: an sm_XY target of a's major version and a minor
+// at most a's (sm_90a counts for sm_90 only).
+func (im *Image) Native(a Arch) bool {
+	for _, t := range im.Targets {
+		v, err := ParseArch(strings.TrimPrefix(t, "sm_"))
+		if !strings.HasPrefix(t, "sm_") || err != nil {
+			continue
+		}
+		if strings.HasSuffix(t, "a") && v != a {
+			continue
+		}
+		if v/10 == a/10 && v <= a {
+			return true
+		}
+	}
+	return false
 }
 
 // SchemaVersion is the manifest schema this package reads; a manifest of

@@ -75,3 +75,16 @@ func TestNewCatalogErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), "smem_limit must be positive")
 	})
 }
+
+// Native tells SASS that runs on an arch from code that needs JIT there.
+func TestImageNative(t *testing.T) {
+	sm80 := Image{Targets: []string{"sm_80", "compute_80"}}
+	sm90 := Image{Targets: []string{"sm_90a"}}
+	assert.True(t, sm80.Native(SM80))
+	assert.True(t, sm80.Native(SM86), "sm_80 SASS runs on sm_86")
+	assert.True(t, sm80.Native(SM89))
+	assert.False(t, sm80.Native(SM90), "on sm_90 the sm80 image is PTX JIT")
+	assert.True(t, sm90.Native(SM90))
+	assert.False(t, sm90.Native(100), "sm_90a code runs on sm_90 only")
+	assert.False(t, sm90.Native(SM80))
+}
