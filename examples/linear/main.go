@@ -1,10 +1,13 @@
 //go:build !nocuda
 
-// Command linear runs Llama-3-8B's four projections (qkv, o, gate_up, down)
-// at M = 1 and 16 through a gemmroute engine on GPU 0: it uploads random
-// bf16 activations and weights, checks sampled outputs against a float64 CPU
-// reference, and prints each plan and its time. Memory, streams and events
-// come from gorgonia.org/cu, as in an application.
+// Command linear is the README's quick start as a program: Llama-3-8B's
+// four projections (qkv, o, gate_up, down) at M = 1, 7, 64, 300 and 2048 on
+// four CUDA streams through one gemmroute engine on GPU 0. It uploads random
+// bf16 activations and weights on the stream it launches on, poisons every
+// output with NaN, checks sampled outputs against a float64 CPU reference
+// (a NaN fails), then captures each stream's GEMMs into a graph, replays it
+// on poisoned outputs and requires the same bits. Memory and streams come
+// from gorgonia.org/cu, as in an application; no cgo, no Reserve.
 //
 //	go run ./examples/linear        # on a machine with a GPU (default build)
 package main
@@ -15,6 +18,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -29,14 +33,26 @@ func main() {
 	}
 }
 
+// gemm is one projection at one M: host copies of its inputs, its problem
+// and the stream it runs on.
+type gemm struct {
+	name   string
+	a, w   []uint16
+	p      dispatch.Problem
+	stream cu.Stream
+	eager  []uint16
+}
+
 func run() error {
-	// gorgonia/cu calls need the context current on this OS thread.
+	// gorgonia/cu calls act on the context current on this OS thread: lock
+	// it and make device 0's primary context current (the engine uses the
+	// primary context too, and makes it current on the thread of each call).
 	runtime.LockOSThread()
 	dev, err := cu.GetDevice(0)
 	if err != nil {
 		return err
 	}
-	ctx, err := dev.RetainPrimaryCtx() // the engine uses the primary context too
+	ctx, err := dev.RetainPrimaryCtx()
 	if err != nil {
 		return err
 	}
@@ -49,118 +65,139 @@ func run() error {
 		return err
 	}
 	defer eng.Close()
-	stream, err := cu.MakeStream(cu.NonBlocking)
-	if err != nil {
-		return err
-	}
-	defer stream.Destroy()
-	s := dispatch.StreamOf(stream)
-	if err := eng.Reserve(s, 64<<20); err != nil { // split-K workspace for this stream
-		return err
-	}
 	fmt.Printf("%s (%s, %d SMs)\n", eng.Device().Name, eng.Device().Arch, eng.Device().SMs)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, proj := range []struct {
-		name string
-		n, k int
-	}{{"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}} {
-		for _, m := range []int{1, 16} {
-			if err := runOne(eng, stream, s, rng, proj.name, m, proj.n, proj.k); err != nil {
-				return fmt.Errorf("%s M=%d: %w", proj.name, m, err)
-			}
-		}
-	}
-	return nil
-}
 
-// runOne uploads one problem, runs it, checks 64 sampled outputs and times
-// 20 calls between two events.
-func runOne(eng *dispatch.Engine, stream cu.Stream, s dispatch.Stream, rng *rand.Rand, name string, m, n, k int) error {
-	a, w := randomBF16(rng, m*k), randomBF16(rng, n*k)
+	streams := make([]cu.Stream, 4)
+	for i := range streams {
+		if streams[i], err = cu.MakeStream(cu.NonBlocking); err != nil {
+			return err
+		}
+		defer streams[i].Destroy()
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var gemms []*gemm
 	var bufs []cu.DevicePtr
 	defer func() {
 		for _, b := range bufs {
 			cu.MemFree(b)
 		}
 	}()
-	upload := func(h []uint16) (dispatch.DevicePtr, error) {
-		p, err := cu.MemAlloc(int64(len(h)) * 2)
-		if err != nil {
-			return 0, err
+	for i, proj := range []struct {
+		name string
+		n, k int
+	}{{"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}} {
+		for j, m := range []int{1, 7, 64, 300, 2048} {
+			g := &gemm{name: proj.name, a: randomBF16(rng, m*proj.k), w: randomBF16(rng, proj.n*proj.k), stream: streams[(i+j)%4]}
+			g.p = dispatch.Problem{M: m, N: proj.n, K: proj.k, In: dispatch.BF16, Out: dispatch.BF16,
+				LDA: proj.k, LDB: proj.k, LDC: proj.n, Alpha: 1}
+			for _, t := range []struct {
+				dst  *dispatch.DevicePtr
+				host []uint16
+			}{{&g.p.A, g.a}, {&g.p.B, g.w}, {&g.p.D, make([]uint16, m*proj.n)}} {
+				ptr, err := cu.MemAlloc(int64(len(t.host)) * 2)
+				if err != nil {
+					return err
+				}
+				bufs = append(bufs, ptr)
+				*t.dst = dispatch.DevicePtr(ptr)
+				// On the stream the GEMM runs on: ordered before it.
+				if err := cu.MemcpyHtoDAsync(ptr, unsafe.Pointer(&t.host[0]), int64(len(t.host))*2, g.stream); err != nil {
+					return err
+				}
+			}
+			gemms = append(gemms, g)
 		}
-		bufs = append(bufs, p)
-		return dispatch.DevicePtr(p), cu.MemcpyHtoD(p, unsafe.Pointer(&h[0]), int64(len(h))*2)
 	}
-	p := dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16, LDA: k, LDB: k, LDC: n, Alpha: 1}
-	var err error
-	if p.A, err = upload(a); err != nil {
-		return err
+	// Eager: poison, GEMM, check.
+	for _, g := range gemms {
+		if err := poison(g); err != nil {
+			return err
+		}
+		if err := eng.GEMM(&g.p, dispatch.StreamOf(g.stream)); err != nil {
+			return fmt.Errorf("%s M=%d: %w", g.name, g.p.M, err)
+		}
 	}
-	if p.B, err = upload(w); err != nil {
-		return err
+	for _, g := range gemms {
+		if g.eager, err = download(g); err != nil {
+			return err
+		}
+		if err := check(g, g.eager, rng); err != nil {
+			return fmt.Errorf("%s M=%d: %w", g.name, g.p.M, err)
+		}
+		plan, _ := eng.Plan(&g.p)
+		fmt.Printf("%-8s M=%-5d N=%-6d K=%-6d checked  %s split-K %d (%s)\n", g.name, g.p.M, g.p.N, g.p.K, plan.Kernel.Name, plan.SplitK, plan.Level)
 	}
-	if p.D, err = upload(make([]uint16, m*n)); err != nil {
-		return err
+	// Captured: one graph per stream, replayed on poisoned outputs.
+	for _, st := range streams {
+		s := dispatch.StreamOf(st)
+		graph, err := eng.Capture(s, func() error {
+			for _, g := range gemms {
+				if g.stream == st {
+					if err := eng.GEMM(&g.p, s); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		defer graph.Close()
+		for _, g := range gemms {
+			if g.stream == st {
+				if err := poison(g); err != nil {
+					return err
+				}
+			}
+		}
+		if err := graph.Launch(s); err != nil {
+			return err
+		}
 	}
-	plan, err := eng.Plan(&p)
-	if err != nil {
-		return err
+	for _, g := range gemms {
+		replayed, err := download(g)
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(replayed, g.eager) {
+			return fmt.Errorf("%s M=%d: the graph replay differs from the eager GEMM", g.name, g.p.M)
+		}
 	}
-	if err := eng.GEMM(&p, s); err != nil {
-		return err
+	fmt.Printf("%d GEMMs on %d streams: correct eagerly, and bit-identical replayed from graphs\n", len(gemms), len(streams))
+	return nil
+}
+
+// poison fills g's output with bf16 NaN on its stream.
+func poison(g *gemm) error {
+	return cu.MemsetD16Async(cu.DevicePtr(g.p.D), 0x7fc0, int64(g.p.M*g.p.N), g.stream)
+}
+
+// download waits for g's stream and copies its output back.
+func download(g *gemm) ([]uint16, error) {
+	if err := g.stream.Synchronize(); err != nil {
+		return nil, err
 	}
-	if err := stream.Synchronize(); err != nil {
-		return err
-	}
-	d := make([]uint16, m*n)
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&d[0]), cu.DevicePtr(p.D), int64(len(d))*2); err != nil {
-		return err
-	}
-	worst := 0.0
+	d := make([]uint16, g.p.M*g.p.N)
+	return d, cu.MemcpyDtoH(unsafe.Pointer(&d[0]), cu.DevicePtr(g.p.D), int64(len(d))*2)
+}
+
+// check compares 64 sampled outputs with a float64 reference; the test is
+// written so that NaN fails it.
+func check(g *gemm, d []uint16, rng *rand.Rand) error {
+	m, n, k := g.p.M, g.p.N, g.p.K
 	for range 64 {
 		i, j := rng.IntN(m), rng.IntN(n)
 		var ref, mag float64
 		for kk := range k {
-			x := float64(bf16(a[i*k+kk])) * float64(bf16(w[j*k+kk]))
+			x := float64(bf16(g.a[i*k+kk])) * float64(bf16(g.w[j*k+kk]))
 			ref, mag = ref+x, mag+math.Abs(x)
 		}
-		worst = max(worst, math.Abs(float64(bf16(d[i*n+j]))-ref)/(math.Abs(ref)/128+1e-5*mag))
-	}
-	if worst > 1 {
-		return fmt.Errorf("result off the float64 reference (%.2f × tolerance)", worst)
-	}
-	start, _ := cu.MakeEvent(cu.DefaultEvent)
-	end, _ := cu.MakeEvent(cu.DefaultEvent)
-	defer cu.DestroyEvent(&start)
-	defer cu.DestroyEvent(&end)
-	const calls = 20
-	for range 3 { // warm-up
-		if err := eng.GEMM(&p, s); err != nil {
-			return err
+		got := float64(bf16(d[i*n+j]))
+		if !(math.Abs(got-ref) <= math.Abs(ref)/128+1e-5*mag) {
+			return fmt.Errorf("D[%d,%d] = %g, float64 reference %g", i, j, got, ref)
 		}
 	}
-	if err := start.Record(stream); err != nil {
-		return err
-	}
-	for range calls {
-		if err := eng.GEMM(&p, s); err != nil {
-			return err
-		}
-	}
-	if err := end.Record(stream); err != nil {
-		return err
-	}
-	if err := end.Synchronize(); err != nil {
-		return err
-	}
-	ms, err := start.Elapsed(end)
-	if err != nil {
-		return err
-	}
-	us := ms * 1e3 / calls
-	gbps := float64(2*(m*k+n*k+m*n)) / us / 1e3
-	fmt.Printf("%-8s M=%-3d N=%-6d K=%-6d %8.2f µs/call (events, L2 warm) %6.0f GB/s  checked ✓  %s split-K %d (%s, bucket %s)\n",
-		name, m, n, k, us, gbps, plan.Kernel.Name, plan.SplitK, plan.Level, plan.Bucket())
 	return nil
 }
 
