@@ -90,7 +90,7 @@ type spanResult struct {
 // checks constraints on when no buffers exist yet.
 func problemAt(w weight, m int) dispatch.Problem {
 	return dispatch.Problem{M: m, N: w.n, K: w.k, In: w.dtype, Out: w.dtype, LDA: w.k, LDB: w.k, LDC: w.n,
-		A: 1 << 20, B: 2 << 20, D: 3 << 20, Alpha: 1}
+		A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
 }
 
 // nativeArch is the newest kernel arch dev runs natively for dt: the tuner

@@ -14,7 +14,9 @@ type DevicePtr uintptr
 //
 // A (activations) and B (weights) are row-major with leading dimensions LDA
 // and LDB (elements between rows); C and D are row-major and share LDC. C may
-// equal D (in place) and may be nil when Beta is 0; Bias may be nil. Alpha is
+// equal D (in place) and may be nil when Beta is 0; Bias may be nil. D must
+// not overlap A, B or Bias, nor C unless C == D (the kernels read those while
+// D is written). Alpha is
 // taken literally, as in BLAS: set it to 1 for a plain product. M = 0 or
 // N = 0 is a valid no-op; K = 0 gives D = Beta·C + Bias.
 //
@@ -30,6 +32,10 @@ type Problem struct {
 	ScaleA        float32 // E4M3 only
 	ScaleB        float32 // E4M3 only
 }
+
+// MaxOperandBytes bounds the bytes one operand spans: 2^48, the GPUs'
+// virtual address space. A larger extent is a mistake, never memory.
+const MaxOperandBytes = 1 << 48
 
 // MaxDim bounds M, N, K and the leading dimensions, so that every extent fits
 // comfortably in int64 arithmetic.
@@ -131,7 +137,73 @@ func (p *Problem) Validate() error {
 			return bad(f.name, fmt.Sprintf("%#x", uintptr(f.v)), "must be aligned to its element size (%d bytes)", f.size)
 		}
 	}
+	spans := p.spans()
+	for _, o := range spans {
+		if o.bytes > MaxOperandBytes {
+			return bad(o.name, fmt.Sprintf("%#x", uintptr(o.ptr)), "spans %d bytes, more than any GPU's address space (2^48): check the leading dimension and sizes", o.bytes)
+		}
+		if uint64(o.ptr)+o.bytes < uint64(o.ptr) {
+			return bad(o.name, fmt.Sprintf("%#x", uintptr(o.ptr)), "pointer plus its %d bytes wraps around the address space", o.bytes)
+		}
+	}
+	d := spans[3]
+	for _, o := range []operandSpan{spans[0], spans[1], spans[2], spans[4]} {
+		if o.name == "C" && o.ptr == d.ptr {
+			continue // in place: C == D, sharing LDC
+		}
+		if o.overlaps(d) {
+			return bad("D", fmt.Sprintf("%#x", uintptr(d.ptr)), "overlaps %s (%#x, %d bytes): the kernels read %s while writing D (only C == D, in place, may alias)", o.name, uintptr(o.ptr), o.bytes, o.name)
+		}
+	}
+	if p.In == E4M3 {
+		if a := float64(p.EffectiveAlpha()); math.IsInf(a, 0) || math.IsNaN(a) {
+			return bad("Alpha", p.Alpha, "Alpha·ScaleA·ScaleB (%g·%g·%g) overflows float32", p.Alpha, p.ScaleA, p.ScaleB)
+		}
+	}
 	return nil
+}
+
+// operandSpan is the byte range one operand's rows cover.
+type operandSpan struct {
+	name  string
+	ptr   DevicePtr
+	bytes uint64 // 0 for an absent operand
+}
+
+// overlaps reports whether two present spans share a byte.
+func (o operandSpan) overlaps(q operandSpan) bool {
+	if o.ptr == 0 || q.ptr == 0 || o.bytes == 0 || q.bytes == 0 {
+		return false
+	}
+	return uint64(o.ptr) < uint64(q.ptr)+q.bytes && uint64(q.ptr) < uint64(o.ptr)+o.bytes
+}
+
+// spans returns A, B, C, D and Bias's byte ranges (C's only when Beta ≠ 0:
+// otherwise it is not read), from their rows and leading dimensions. Call it
+// on a non-empty problem with valid dimensions.
+func (p *Problem) spans() [5]operandSpan {
+	ext := func(rows, ld, cols, size int) uint64 {
+		if rows == 0 || cols == 0 {
+			return 0
+		}
+		return (uint64(rows-1)*uint64(ld) + uint64(cols)) * uint64(size)
+	}
+	in, out := p.In.Size(), p.Out.Size()
+	c := operandSpan{"C", p.C, ext(p.M, p.LDC, p.N, out)}
+	if p.Beta == 0 {
+		c.bytes = 0
+	}
+	bias := operandSpan{"Bias", p.Bias, 0}
+	if p.Bias != 0 {
+		bias.bytes = uint64(p.N * out)
+	}
+	return [5]operandSpan{
+		{"A", p.A, ext(p.M, p.LDA, p.K, in)},
+		{"B", p.B, ext(p.N, p.LDB, p.K, in)},
+		c,
+		{"D", p.D, ext(p.M, p.LDC, p.N, out)},
+		bias,
+	}
 }
 
 // EffectiveAlpha folds the e4m3 per-tensor scales into Alpha.

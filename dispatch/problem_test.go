@@ -62,6 +62,14 @@ func TestValidateRejects(t *testing.T) {
 		{"odd C", "C", func(p *Problem) { p.Beta, p.C = 1, ptrC+1 }},
 		{"odd D", "D", func(p *Problem) { p.D++ }},
 		{"odd Bias", "Bias", func(p *Problem) { p.Bias = ptrC + 1 }},
+		{"D is A", "D", func(p *Problem) { p.D = p.A }},
+		{"D is B", "D", func(p *Problem) { p.D = p.B }},
+		{"D inside B", "D", func(p *Problem) { p.D = p.B + 4096 }},
+		{"C overlaps D partly", "D", func(p *Problem) { p.C, p.Beta = p.D+64, 1 }},
+		{"Bias is D", "D", func(p *Problem) { p.Bias = p.D }},
+		{"A wraps the address space", "A", func(p *Problem) { p.A = DevicePtr(^uintptr(0) - 4095) }},
+		{"D of 2^63 bytes", "D", func(p *Problem) { p.M, p.LDC = MaxDim, MaxDim }},
+		{"e4m3 alpha overflows", "Alpha", func(p *Problem) { p.In, p.Alpha, p.ScaleA, p.ScaleB = E4M3, 3e38, 1e10, 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(16, 512, 256)
@@ -95,7 +103,8 @@ func TestValidateAccepts(t *testing.T) {
 		{"N = 0 needs no pointers", func(p *Problem) { p.N, p.LDC, p.A, p.B, p.D = 0, 0, 0, 0, 0 }},
 		{"K = 0 needs no A or B", func(p *Problem) { p.K, p.LDA, p.LDB, p.A, p.B = 0, 0, 0, 0, 0 }},
 		{"K = 0 with beta and C", func(p *Problem) { p.K, p.LDA, p.LDB, p.C, p.Beta = 0, 0, 0, ptrC, 1 }},
-		{"largest dims", func(p *Problem) { p.M, p.LDC = MaxDim, MaxDim }},
+		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = MaxDim, 1, 1, 1 << 44 }},
+		{"C == D with beta 0 and a stale C", func(p *Problem) { p.C = p.D + 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(16, 512, 256)
