@@ -103,7 +103,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"N = 0 needs no pointers", func(p *Problem) { p.N, p.LDC, p.A, p.B, p.D = 0, 0, 0, 0, 0 }},
 		{"K = 0 needs no A or B", func(p *Problem) { p.K, p.LDA, p.LDB, p.A, p.B = 0, 0, 0, 0, 0 }},
 		{"K = 0 with beta and C", func(p *Problem) { p.K, p.LDA, p.LDB, p.C, p.Beta = 0, 0, 0, ptrC, 1 }},
-		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = MaxDim, 1, 1, 1 << 44 }},
+		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = MaxDim, 1, 1, 1<<44 }},
 		{"C == D with beta 0 and a stale C", func(p *Problem) { p.C = p.D + 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
