@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -124,26 +125,62 @@ type Catalog struct {
 
 // ParseManifest reads and validates a manifest.
 func ParseManifest(data []byte) (*Catalog, error) {
+	if len(data) > MaxManifestBytes {
+		return nil, fmt.Errorf("%w: %d bytes, more than the %d a manifest may have", ErrManifest, len(data), MaxManifestBytes)
+	}
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("%w: a manifest is one JSON object", ErrManifest)
+	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrManifest, err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: data after the manifest's JSON object (exactly one value is allowed)", ErrManifest)
+	}
 	return NewCatalog(m)
 }
+
+// Bounds of the manifest's numbers: no real kernel comes near them, and
+// within them every launch computation stays far from overflow.
+const (
+	maxArch      = Arch(200)
+	maxTile      = 4096
+	MaxSmemBytes = 256 << 10 // the most shared memory a block of any supported GPU may opt into, with margin
+)
+
+func powerOfTwo(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// plainFileName reports whether name is a file name with no directory part.
+func plainFileName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\\x00")
+}
+
+// MaxManifestBytes bounds the manifest ParseManifest reads (the shipped one
+// is about 100 KB).
+const MaxManifestBytes = 16 << 20
 
 // NewCatalog validates a manifest and indexes it.
 func NewCatalog(m Manifest) (*Catalog, error) {
 	if m.Schema != SchemaVersion {
 		return nil, fmt.Errorf("%w: schema %d, this build reads schema %d: regenerate the manifest (go generate ./kernels) or use a matching gemmroute", ErrManifest, m.Schema, SchemaVersion)
 	}
+	if len(m.Images) == 0 || len(m.Kernels) == 0 {
+		return nil, fmt.Errorf("%w: a manifest lists at least one image and one kernel", ErrManifest)
+	}
 	c := &Catalog{Manifest: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
 	images := map[string]*Image{}
 	for i := range m.Images {
 		im := &m.Images[i]
-		if im.SmemLimit <= 0 {
-			return nil, fmt.Errorf("%w: image %q: smem_limit must be positive", ErrManifest, im.File)
+		switch {
+		case !plainFileName(im.File):
+			return nil, fmt.Errorf("%w: image %q: an image is a plain file name (no directory, no ..) in the images directory", ErrManifest, im.File)
+		case images[im.File] != nil:
+			return nil, fmt.Errorf("%w: image %q listed twice", ErrManifest, im.File)
+		case im.SmemLimit <= 0 || im.SmemLimit > MaxSmemBytes:
+			return nil, fmt.Errorf("%w: image %q: smem_limit must be in [1, %d]", ErrManifest, im.File, MaxSmemBytes)
 		}
 		images[im.File] = im
 	}
@@ -163,10 +200,24 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad(fmt.Sprintf("smem_bytes %d outside [0, %d], the image's smem_limit", k.SmemBytes, images[k.Image].SmemLimit))
 		case k.Layout != LayoutTN:
 			return nil, bad("layout must be tn")
+		case k.MinArch < SM80 || k.MinArch > maxArch:
+			return nil, bad(fmt.Sprintf("min_arch must be in [%s, %s]", SM80, maxArch))
+		case k.MaxArch != 0 && (k.MaxArch < k.MinArch || k.MaxArch > maxArch):
+			return nil, bad("max_arch must be 0 (any newer, through PTX) or in [min_arch, " + maxArch.String() + "]")
 		case k.TileM <= 0 || k.TileN <= 0 || k.TileK <= 0 || k.Threads <= 0 || k.Threads > 1024:
 			return nil, bad("tile sizes and threads must be positive (threads ≤ 1024)")
+		case k.TileM > maxTile || k.TileN > maxTile || k.TileK > maxTile:
+			return nil, bad(fmt.Sprintf("tile_m, tile_n and tile_k must be at most %d", maxTile))
+		case k.Stages < 1 || k.Stages > 16:
+			return nil, bad("stages must be in [1, 16]")
+		case k.LoadBytes < 0 || k.LoadBytes > 1<<16 || k.Registers < 0 || k.Registers > 255:
+			return nil, bad("load_bytes must be in [0, 65536] and registers in [0, 255]")
 		case k.PtrAlign <= 0 || k.LDAlign <= 0 || k.KMultiple <= 0:
 			return nil, bad("ptr_align, ld_align and k_multiple must be positive")
+		case !powerOfTwo(k.PtrAlign) || !powerOfTwo(k.LDAlign) || k.PtrAlign > 256 || k.LDAlign > 256:
+			return nil, bad("ptr_align and ld_align must be powers of two, at most 256")
+		case k.KMultiple > maxTile:
+			return nil, bad(fmt.Sprintf("k_multiple must be at most %d", maxTile))
 		case k.MaxSplitK < 1:
 			return nil, bad("max_split_k must be ≥ 1")
 		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):

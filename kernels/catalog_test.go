@@ -43,6 +43,12 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
 		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
 		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
+		{"no min_arch", func(k *KernelSpec) { k.MinArch = 0 }, "min_arch must be in [sm_80, sm_200]"},
+		{"max_arch below min_arch", func(k *KernelSpec) { k.MaxArch = SM80 }, "max_arch must be 0"},
+		{"absurd tile", func(k *KernelSpec) { k.TileK = 1 << 62 }, "at most 4096"},
+		{"negative stages", func(k *KernelSpec) { k.Stages = -5 }, "stages must be in [1, 16]"},
+		{"absurd registers", func(k *KernelSpec) { k.Registers = 1 << 56 }, "registers in [0, 255]"},
+		{"alignment not a power of two", func(k *KernelSpec) { k.PtrAlign = 3 }, "powers of two"},
 		{"negative shared memory", func(k *KernelSpec) { k.SmemBytes = -1 }, "smem_bytes -1 outside"},
 		{"shared memory over the image's limit", func(k *KernelSpec) { k.SmemBytes = 228 << 10 }, "the image's smem_limit"},
 	}
@@ -72,7 +78,26 @@ func TestNewCatalogErrors(t *testing.T) {
 		m.Images[0].SmemLimit = 0
 		_, err := NewCatalog(m)
 		require.ErrorIs(t, err, ErrManifest)
-		assert.Contains(t, err.Error(), "smem_limit must be positive")
+		assert.Contains(t, err.Error(), "smem_limit must be in [1,")
+	})
+	for _, c := range []struct{ name, file, phrase string }{
+		{"image in a parent directory", "../sm90.fatbin", "plain file name"},
+		{"image with a directory", "x/sm90.fatbin", "plain file name"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := valid()
+			k.Image = c.file
+			m := manifest(k)
+			m.Images[0].File = c.file
+			_, err := NewCatalog(m)
+			require.ErrorIs(t, err, ErrManifest)
+			assert.Contains(t, err.Error(), c.phrase)
+		})
+	}
+	t.Run("no kernels", func(t *testing.T) {
+		_, err := NewCatalog(manifest())
+		require.ErrorIs(t, err, ErrManifest)
+		assert.Contains(t, err.Error(), "at least one image and one kernel")
 	})
 }
 
@@ -87,4 +112,26 @@ func TestImageNative(t *testing.T) {
 	assert.True(t, sm90.Native(SM90))
 	assert.False(t, sm90.Native(100), "sm_90a code runs on sm_90 only")
 	assert.False(t, sm90.Native(SM80))
+}
+
+// ParseManifest reads exactly one JSON object.
+func TestParseManifestIsStrict(t *testing.T) {
+	one := string(ManifestJSON)
+	for name, data := range map[string]string{
+		"empty":            "",
+		"null":             "null",
+		"empty object":     "{}",
+		"array":            "[]",
+		"trailing garbage": one + "garbage",
+		"two manifests":    one + one,
+		"unknown field":    `{"schema":2,"color":"red"}`,
+	} {
+		_, err := ParseManifest([]byte(data))
+		require.ErrorIs(t, err, ErrManifest, name)
+	}
+	_, err := ParseManifest(ManifestJSON)
+	require.NoError(t, err)
+	_, err = ParseManifest(make([]byte, MaxManifestBytes+1))
+	require.ErrorIs(t, err, ErrManifest)
+	assert.Contains(t, err.Error(), "more than")
 }
