@@ -30,11 +30,17 @@ import (
 //	t90_any:   2-byte alignment, the only one for odd N and K
 //	t80_mma:   the sm_80 image
 func tuneManifest() kernels.Manifest {
+	// The analytic model's view of each family, as the generator writes it.
+	models := map[string]kernels.Model{
+		"decode_fma": {Kind: kernels.ModelDecode, RateShare: 1.0 / 12, StreamShare: 1, RasterGroup: 1},
+		"decode_mma": {Kind: kernels.ModelDecode, RateShare: 0.25, StreamShare: 1, RasterGroup: 1},
+		"tiled_mma":  {Kind: kernels.ModelTiled, RateShare: 0.45, StreamShare: 0.8, RasterGroup: 8},
+	}
 	k := func(name, image, family string, arch dispatch.Arch, tm, tn, split, align int) kernels.KernelSpec {
 		s := kernels.KernelSpec{Name: name, Image: image, Family: family, MinArch: arch, In: dispatch.BF16, Out: dispatch.BF16,
 			Layout: kernels.LayoutTN, TileM: tm, TileN: tn, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: align, LDAlign: align, KMultiple: align / 2, MaxSplitK: split, Reduction: kernels.ReduceNone,
-			IndexBits: 64, LoadBytes: 64}
+			IndexBits: 64, LoadBytes: 64, Model: models[family]}
 		if split > 1 {
 			s.Reduction, s.ReduceKernel = kernels.ReduceWorkspace, "reduce"
 		}

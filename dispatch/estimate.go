@@ -2,15 +2,20 @@ package dispatch
 
 import (
 	"math"
-	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
-// over the family's rate, whichever is larger, stretched by the idle share of
+// over the kernel's rate, whichever is larger, stretched by the idle share of
 // a partial last wave, plus launch costs. It ranks kernels; it is no timing.
+// What depends on the kernel's family comes from its manifest entry's Model
+// (a catalog accepts only known model kinds); a spec of another kind
+// estimates +Inf, never chosen.
 func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceInfo) float64 {
+	if k.Model.Kind != kernels.ModelDecode && k.Model.Kind != kernels.ModelTiled {
+		return math.Inf(1)
+	}
 	bw, peak := dev.ReadBandwidth, dev.PeakFLOPS
 	if bw == 0 {
 		bw = 1e12
@@ -24,10 +29,12 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	if tiled(k) {
 		bytes = tiledBytes(k, p, mTiles, nTiles)
 	} else {
-		// Weights come from memory once per M tile. Activations are re-read by
-		// every N tile, from L2/L1, whose bandwidth is taken as 3× memory's.
-		bytes = float64(mTiles)*float64(p.N)*float64(p.K)*in + 2*float64(p.M)*float64(p.N)*out
+		// Weights come from memory once per raster group of M tiles.
+		// Activations are re-read by every N tile, from L2/L1, whose
+		// bandwidth is taken as 3× memory's.
+		bytes = float64(ceilDiv(mTiles, k.Model.RasterGroup))*float64(p.N)*float64(p.K)*in + 2*float64(p.M)*float64(p.N)*out
 		bytes += float64(nTiles*mTiles*k.TileM) * float64(p.K) * in / 3
+		bytes /= k.Model.StreamShare
 	}
 	if splitK > 1 {
 		bytes += 2 * float64(splitK) * float64(p.M) * float64(p.N) * 4
@@ -37,7 +44,7 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 		bytes *= 1.5
 	}
 	flops := 2 * float64(p.M) * float64(p.N) * float64(p.K)
-	rate := familyRate(k, peak)
+	rate := kernelRate(k, peak)
 	// A tile does TileM tokens of work however few tokens it holds.
 	flops *= float64(mTiles*k.TileM) / float64(p.M)
 	perSM := blocksPerSM(k, dev)
@@ -90,60 +97,20 @@ func blocksPerSM(k *kernels.KernelSpec, dev DeviceInfo) int {
 }
 
 // tiled reports whether k stages k-tiles of both operands through shared
-// memory (the tiled_mma and tiled_wgmma families).
-func tiled(k *kernels.KernelSpec) bool { return strings.HasPrefix(k.Family, "tiled") }
-
-// Assumptions of the tiled model, to check against the sweep:
-const (
-	// rasterGroup is tiled_mma.cuh's RASTER_GROUP: M tiles that share one
-	// pass over the weights.
-	rasterGroup = 8
-	// tiledStream is the share of the decode kernels' streaming rate a tiled
-	// kernel reaches: its block waits at a barrier per k-tile for the
-	// slowest load of the tile, and every byte makes a shared-memory round
-	// trip.
-	tiledStream = 0.8
-	// tiledShare is the share of the peak dense rate a large mma.sync tile
-	// reaches (Hopper's peak is wgmma's): measured 0.40–0.47 on the H200
-	// (docs/perf/2026-11-30-h200-tiled).
-	tiledShare = 0.45
-	// wgmmaShare is the same for tiled_wgmma: measured 0.65–0.82 of the
-	// roofline at M ≥ 1024 on the H200 (docs/perf/2026-11-30-h200-wgmma).
-	wgmmaShare = 0.7
-)
+// memory (its model's kind is tiled).
+func tiled(k *kernels.KernelSpec) bool { return k.Model.Kind == kernels.ModelTiled }
 
 // tiledBytes is a tiled kernel's traffic in DRAM-equivalent bytes. Its
-// blocks run in groups of rasterGroup M tiles, so DRAM serves the weights
-// once per group and the activations and output once; what the blocks read
-// beyond that ((TileM + TileN) × K each) comes from L2, taken as 3× memory
-// bandwidth as in the decode model.
+// blocks run in groups of Model.RasterGroup M tiles, so DRAM serves the
+// weights once per group and the activations and output once; what the
+// blocks read beyond that ((TileM + TileN) × K each) comes from L2, taken as
+// 3× memory bandwidth as in the decode model.
 func tiledBytes(k *kernels.KernelSpec, p *Problem, mTiles, nTiles int) float64 {
 	in, out, kk := float64(p.In.Size()), float64(p.Out.Size()), float64(p.K)
-	dram := float64(ceilDiv(mTiles, rasterGroup))*float64(p.N)*kk*in + float64(p.M)*kk*in
+	dram := float64(ceilDiv(mTiles, k.Model.RasterGroup))*float64(p.N)*kk*in + float64(p.M)*kk*in
 	reads := float64(mTiles*nTiles) * float64(k.TileM+k.TileN) * kk * in
-	return (dram + math.Max(0, reads-dram)/3 + 2*float64(p.M)*float64(p.N)*out) / tiledStream
+	return (dram + math.Max(0, reads-dram)/3 + 2*float64(p.M)*float64(p.N)*out) / k.Model.StreamShare
 }
 
-// familyRate is the arithmetic rate a family reaches, as a share of peak.
-func familyRate(k *kernels.KernelSpec, peak float64) float64 {
-	switch {
-	case tiled(k):
-		// Operand bytes per flop fall with the tile's TileM·TileN/(TileM+TileN),
-		// 64 for 128×128; element loads (alignment below 16 bytes) take issue
-		// slots from the mma.
-		share := tiledShare
-		if k.Family == "tiled_wgmma" {
-			share = wgmmaShare
-		}
-		share *= math.Sqrt(math.Min(1, float64(k.TileM*k.TileN)/float64(k.TileM+k.TileN)/64))
-		if k.PtrAlign < 16 {
-			share /= 2
-		}
-		return peak * share
-	case strings.Contains(k.Family, "fma"):
-		return peak / 12 // CUDA-core FMA
-	case strings.Contains(k.Family, "decode"):
-		return peak / 4 // mma.sync with a narrow token side
-	}
-	return peak / 2 // any other family
-}
+// kernelRate is the arithmetic rate k reaches: its model's share of peak.
+func kernelRate(k *kernels.KernelSpec, peak float64) float64 { return peak * k.Model.RateShare }

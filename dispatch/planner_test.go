@@ -32,7 +32,8 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 	base := kernels.KernelSpec{Image: "test.fatbin", Family: "mma", MinArch: SM80, In: BF16, Out: BF16,
 		Layout: kernels.LayoutTN, TileM: 64, TileN: 128, TileK: 32, Stages: 3, Threads: 256, SmemBytes: 48 << 10,
 		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 8, Reduction: kernels.ReduceWorkspace,
-		ReduceKernel: "reduce_f32", IndexBits: 32}
+		ReduceKernel: "reduce_f32", IndexBits: 32,
+		Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1}}
 	kernel := func(name string, edit func(k *kernels.KernelSpec)) kernels.KernelSpec {
 		k := base
 		k.Name = name
@@ -42,6 +43,7 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 	simt := func(k *kernels.KernelSpec) {
 		k.Family, k.TileM, k.TileN, k.Stages, k.Threads, k.SmemBytes = "decode_fma", 4, 64, 1, 128, 0
 		k.PtrAlign, k.LDAlign, k.KMultiple, k.MaxSplitK, k.Reduction, k.ReduceKernel, k.IndexBits = 2, 2, 1, 1, kernels.ReduceNone, "", 64
+		k.Model.RateShare = 1.0 / 12
 	}
 	cat, err := kernels.NewCatalog(kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{{File: "test.fatbin", SmemLimit: 227 << 10}}, Kernels: []kernels.KernelSpec{
 		kernel("simt_bf16", simt),
@@ -52,6 +54,7 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 		kernel("wide80_bf16", func(k *kernels.KernelSpec) { k.TileM, k.TileN, k.SmemBytes = 128, 256, 200<<10 }),
 		kernel("decode90_bf16", func(k *kernels.KernelSpec) {
 			k.Family, k.MinArch, k.TileM, k.TileN, k.TileK, k.MaxSplitK = "decode_mma", SM90, 16, 64, 64, 16
+			k.Model.RateShare = 0.25
 		}),
 		kernel("fp8_89", func(k *kernels.KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
 	}})
@@ -406,7 +409,8 @@ func BenchmarkPlanCached(b *testing.B) {
 // The model stays finite for any valid manifest entry (a one-thread kernel,
 // no load_bytes, no registers).
 func TestEstimateTinyKernel(t *testing.T) {
-	k := &kernels.KernelSpec{Name: "tiny", Family: "decode_fma", TileM: 1, TileN: 1, TileK: 1, Threads: 1, PtrAlign: 2, LDAlign: 2, KMultiple: 1, MaxSplitK: 1}
+	k := &kernels.KernelSpec{Name: "tiny", Family: "decode_fma", TileM: 1, TileN: 1, TileK: 1, Threads: 1, PtrAlign: 2, LDAlign: 2, KMultiple: 1, MaxSplitK: 1,
+		Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 1.0 / 12, StreamShare: 1, RasterGroup: 1}}
 	p := testProblem(3, 5, 7)
 	est := EstimateSeconds(k, &p, 1, H200)
 	assert.False(t, math.IsInf(est, 0) || math.IsNaN(est) || est <= 0, "estimate %g", est)

@@ -23,7 +23,8 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 	spec := func(name, image string, lo, hi Arch, in, out DType, splitK int) kernels.KernelSpec {
 		k := kernels.KernelSpec{Name: name, Image: image, Family: "test", MinArch: lo, MaxArch: hi, In: in, Out: out,
 			Layout: kernels.LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
-			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: kernels.ReduceNone, IndexBits: 32}
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: kernels.ReduceNone, IndexBits: 32,
+			Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1}}
 		if splitK > 1 {
 			k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "reduce_f32"
 		}

@@ -78,12 +78,12 @@ func TestEstimateTiledComputeBound(t *testing.T) {
 			continue
 		}
 		n++
-		rate := familyRate(&k, H200.PeakFLOPS)
+		rate := kernelRate(&k, H200.PeakFLOPS)
 		est := EstimateSeconds(&k, &p, 1, H200)
 		assert.InDelta(t, 1, est/(flops/rate), 0.2, "%s: estimate %.0f µs, flops at its rate %.0f µs", k.Name, est*1e6, flops/rate*1e6)
 		for _, o := range cat.Kernels() {
 			if o.Family == k.Family && o.TileM >= k.TileM && o.TileN >= k.TileN && o.PtrAlign == k.PtrAlign {
-				assert.GreaterOrEqual(t, familyRate(&o, 1), familyRate(&k, 1), "%s vs %s", o.Name, k.Name)
+				assert.GreaterOrEqual(t, kernelRate(&o, 1), kernelRate(&k, 1), "%s vs %s", o.Name, k.Name)
 			}
 		}
 	}

@@ -62,6 +62,55 @@ type KernelSpec struct {
 	// 128-byte swizzle; see gemm_params.h); zero for other kernels. Such a
 	// kernel needs 16-byte aligned A and B and lda, ldb multiples of 16 bytes.
 	TMABox [2]int `json:"tma_box,omitempty"`
+	// Model is what the analytic model assumes of the kernel (its family's
+	// descriptor in the generator fills it).
+	Model Model `json:"model"`
+}
+
+// Model kinds: how the analytic model counts a kernel's memory traffic and
+// walks its K range.
+const (
+	// ModelDecode: a block reads its weight rows and activation rows straight
+	// from global memory; the weights come from DRAM once per RasterGroup M
+	// tiles, the activations are re-read by every N tile (from L2); the
+	// block's warps split K in interleaved slices, so one K round is
+	// warps × TileK.
+	ModelDecode = "decode"
+	// ModelTiled: a block stages k-tiles of both operands through shared
+	// memory; its blocks run in groups of RasterGroup M tiles that share one
+	// DRAM pass over the weights, every tile's (TileM + TileN) × K reads
+	// beyond that come from L2; one K round is one k-tile of TileK.
+	ModelTiled = "tiled"
+)
+
+// Model holds the analytic model's parameters of one kernel (dispatch's
+// EstimateSeconds reads nothing else that depends on the family).
+type Model struct {
+	Kind string `json:"kind"` // ModelDecode or ModelTiled
+	// RateShare is the share of the device's peak dense rate the kernel's
+	// arithmetic reaches (its tile and loads taken into account), in (0, 1].
+	RateShare float64 `json:"rate_share"`
+	// StreamShare is the share of the read bandwidth its loads reach, in
+	// (0, 1] (a tiled block waits at a barrier per k-tile).
+	StreamShare float64 `json:"stream_share"`
+	// RasterGroup is how many M tiles share one DRAM pass over the weights
+	// (1: every M tile streams them), at least 1.
+	RasterGroup int `json:"raster_group"`
+}
+
+// check returns the rule m breaks, or "".
+func (m *Model) check() string {
+	switch {
+	case m.Kind != ModelDecode && m.Kind != ModelTiled:
+		return fmt.Sprintf("model kind %q is not %q or %q: regenerate the manifest (go generate ./kernels)", m.Kind, ModelDecode, ModelTiled)
+	case !(m.RateShare > 0 && m.RateShare <= 1):
+		return fmt.Sprintf("model rate_share %g outside (0, 1]", m.RateShare)
+	case !(m.StreamShare > 0 && m.StreamShare <= 1):
+		return fmt.Sprintf("model stream_share %g outside (0, 1]", m.StreamShare)
+	case m.RasterGroup < 1:
+		return fmt.Sprintf("model raster_group %d must be ≥ 1", m.RasterGroup)
+	}
+	return ""
 }
 
 // TMA reports whether the kernel loads through tensor maps that the launch
@@ -105,7 +154,7 @@ func (im *Image) Native(a Arch) bool {
 
 // SchemaVersion is the manifest schema this package reads; a manifest of
 // another version is refused (regenerate it with go generate ./kernels).
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Manifest is the kernels' generated description (kernels/manifest.json).
 type Manifest struct {
@@ -232,6 +281,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
 		case k.TMA() && (k.PtrAlign < 16 || k.LDAlign < 16):
 			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16")
+		case k.Model.check() != "":
+			return nil, bad(k.Model.check())
 		}
 		c.byName[k.Name] = k
 	}

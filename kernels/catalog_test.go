@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +15,8 @@ func TestNewCatalogErrors(t *testing.T) {
 		return KernelSpec{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
 			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 4, Reduction: ReduceWorkspace,
-			ReduceKernel: "reduce_f32", IndexBits: 32}
+			ReduceKernel: "reduce_f32", IndexBits: 32,
+			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}
 	}
 	manifest := func(ks ...KernelSpec) Manifest {
 		return Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}}, Kernels: ks}
@@ -51,6 +53,12 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"alignment not a power of two", func(k *KernelSpec) { k.PtrAlign = 3 }, "powers of two"},
 		{"negative shared memory", func(k *KernelSpec) { k.SmemBytes = -1 }, "smem_bytes -1 outside"},
 		{"shared memory over the image's limit", func(k *KernelSpec) { k.SmemBytes = 228 << 10 }, "the image's smem_limit"},
+		{"no model", func(k *KernelSpec) { k.Model = Model{} }, `model kind "" is not "decode" or "tiled"`},
+		{"unknown model kind", func(k *KernelSpec) { k.Model.Kind = "tiled_mma" }, `model kind "tiled_mma" is not`},
+		{"zero rate share", func(k *KernelSpec) { k.Model.RateShare = 0 }, "model rate_share 0 outside (0, 1]"},
+		{"rate share over peak", func(k *KernelSpec) { k.Model.RateShare = 1.5 }, "model rate_share 1.5 outside (0, 1]"},
+		{"NaN stream share", func(k *KernelSpec) { k.Model.StreamShare = math.NaN() }, "model stream_share NaN outside (0, 1]"},
+		{"zero raster group", func(k *KernelSpec) { k.Model.RasterGroup = 0 }, "model raster_group 0 must be ≥ 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,7 +79,7 @@ func TestNewCatalogErrors(t *testing.T) {
 		m.Schema = 1
 		_, err := NewCatalog(m)
 		require.ErrorIs(t, err, ErrManifest)
-		assert.Contains(t, err.Error(), "schema 1, this build reads schema 2")
+		assert.Contains(t, err.Error(), "schema 1, this build reads schema 3")
 	})
 	t.Run("image without smem_limit", func(t *testing.T) {
 		m := manifest(valid())

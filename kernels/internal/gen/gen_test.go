@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemmroute/gemmroute/kernels"
@@ -15,7 +19,9 @@ import (
 func TestInstancesCUUpToDate(t *testing.T) {
 	got, err := os.ReadFile("../../src/instances_gen.cu")
 	require.NoError(t, err)
-	require.Equal(t, string(instancesCU()), string(got), "kernels/src/instances_gen.cu is stale: run `go generate ./kernels`")
+	want, err := instancesCU()
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "kernels/src/instances_gen.cu is stale: run `go generate ./kernels`")
 }
 
 // The manifest must list what the instance list declares.
@@ -54,38 +60,94 @@ func TestFatbinsBuiltFromCurrentSources(t *testing.T) {
 // bad tile fails here, not in nvcc on the GPU runner) and its manifest entry
 // says what tiled_mma.cuh's header promises.
 func TestTiledInstances(t *testing.T) {
+	list, err := instances()
+	require.NoError(t, err)
+	cu, err := instancesCU()
+	require.NoError(t, err)
 	perDType := map[kernels.DType][]string{}
-	for _, in := range instances() {
-		if in.family != "tiled_mma" {
+	for _, in := range list {
+		a, ok := in.args.(tiledMMAArgs)
+		if !ok {
 			continue
 		}
+		require.Equal(t, &tiledMMA, in.family())
 		name := in.suffix()
 		perDType[in.in] = append(perDType[in.in], name[len("tiled_mma_")+len(in.in.String()+"_"+in.out.String()):])
-		threads, cpr := in.warps*32, in.bk/8
-		require.Equal(t, in.wm*in.wn, in.warps, name)
-		require.Zero(t, in.tm%(16*in.wm), "%s: warp tile rows are a multiple of 16", name)
-		require.Zero(t, in.tn%(16*in.wn), "%s: warp tile columns are a multiple of 16", name)
-		require.True(t, in.bk >= 16 && in.bk&(in.bk-1) == 0, "%s: BK is a power of two ≥ 16", name)
-		require.GreaterOrEqual(t, in.stages, 2, name)
+		tl := in.args.tile()
+		threads, cpr := tl.warps*32, a.bk/8
+		require.Equal(t, a.wm*a.wn, tl.warps, name)
+		require.Equal(t, [4]int{a.bm, a.bn, a.bk, a.stages}, [4]int{tl.bm, tl.bn, tl.bk, tl.depth}, name)
+		require.Zero(t, a.bm%(16*a.wm), "%s: warp tile rows are a multiple of 16", name)
+		require.Zero(t, a.bn%(16*a.wn), "%s: warp tile columns are a multiple of 16", name)
+		require.True(t, a.bk >= 16 && a.bk&(a.bk-1) == 0, "%s: BK is a power of two ≥ 16", name)
+		require.GreaterOrEqual(t, a.stages, 2, name)
 		step := threads / cpr
 		require.Zero(t, threads%cpr, name)
-		require.Zero(t, in.tm%step, "%s: the threads tile A's chunks", name)
-		require.Zero(t, in.tn%step, "%s: the threads tile B's chunks", name)
+		require.Zero(t, a.bm%step, "%s: the threads tile A's chunks", name)
+		require.Zero(t, a.bn%step, "%s: the threads tile B's chunks", name)
 
 		k := in.spec(images[0])
-		require.Equal(t, in.stages*(in.tm+in.tn)*in.bk*in.in.Size(), k.SmemBytes, name)
+		require.Equal(t, a.stages*(a.bm+a.bn)*a.bk*in.in.Size(), k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[0].smemLimit, "%s: fits sm_80's opt-in shared memory", name)
-		require.Equal(t, in.stages, k.Stages, name)
-		require.Equal(t, in.tn*in.bk*in.in.Size()/threads, k.LoadBytes, name)
+		require.Equal(t, a.stages, k.Stages, name)
+		require.Equal(t, a.bn*a.bk*in.in.Size()/threads, k.LoadBytes, name)
 		require.Equal(t, 16, k.MaxSplitK, name)
 		require.Equal(t, 64, k.IndexBits, name)
-		if in.aligned {
+		if a.aligned {
 			require.Equal(t, [3]int{16, 16, 8}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 		} else {
 			require.Equal(t, [3]int{in.in.Size(), in.in.Size(), 1}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 		}
-		require.Contains(t, string(instancesCU()), fmt.Sprintf("__launch_bounds__(%d) GR_NAME(GR_ARCH, %s)", threads, name))
+		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d) GR_NAME(GR_ARCH, %s)", threads, name))
 	}
 	require.NotEmpty(t, perDType[kernels.BF16])
 	require.Equal(t, perDType[kernels.BF16], perDType[kernels.F16], "both dtypes get the same tiles")
+}
+
+// Each family's check refuses what its template's static_asserts refuse.
+func TestArgsChecks(t *testing.T) {
+	for _, a := range []kernelArgs{
+		decodeFMAArgs{bm: 1, bn: 2, vec: 4, warps: 8, u: 2},
+		decodeMMAArgs{bm: 12, bn: 16, warps: 8, u: 2, lv: 1},
+		decodeMMAArgs{bm: 8, bn: 24, warps: 8, u: 2, lv: 1},
+		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},  // warp tile rows 24
+		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},  // BK not a power of two
+		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},  // one stage
+		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true}, // 64-row steps over a 16-row tile
+		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                    // half a warpgroup
+		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                    // not n128 wgmma
+		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                    // too shallow
+	} {
+		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
+	}
+}
+
+// Every family is used, its header is in kernels/src and defines its
+// template; the tiled families' raster group is the header's RASTER_GROUP.
+func TestFamilies(t *testing.T) {
+	list, err := instances()
+	require.NoError(t, err)
+	used := map[*family]bool{}
+	for _, in := range list {
+		used[in.family()] = true
+	}
+	names := map[string]bool{}
+	for _, f := range families {
+		assert.True(t, used[f], "%s has no instance", f.name)
+		assert.False(t, names[f.name], "%s named twice", f.name)
+		names[f.name] = true
+		b, err := os.ReadFile("../../src/" + f.header)
+		require.NoError(t, err, f.name)
+		assert.Contains(t, string(b), "__device__ void "+strings.TrimPrefix(f.template, "gr::")+"(", "%s: %s defines %s", f.name, f.header, f.template)
+		assert.Greater(t, f.maxSplitK, 0, f.name)
+	}
+	b, err := os.ReadFile("../../src/" + splitkReduce.header)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "__device__ void "+strings.TrimPrefix(splitkReduce.template, "gr::")+"(")
+
+	raster, err := os.ReadFile("../../src/" + rasterHeader)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`constexpr int RASTER_GROUP = (\d+);`).FindSubmatch(raster)
+	require.NotNil(t, m, "%s defines RASTER_GROUP", rasterHeader)
+	assert.Equal(t, string(m[1]), strconv.Itoa(rasterGroup))
 }
