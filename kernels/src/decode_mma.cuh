@@ -11,15 +11,18 @@
 // warps split K in interleaved slices, two register stages of U slices each
 // (the next stage's loads in flight while the current one computes); partial
 // sums are reduced across warps in shared memory in fixed order.
-// Grid: (ceil(N/(16*RG)), ceil(M/(8*NT8)), split_k).
+// Block tile: BM = 8*NT8 tokens x BN = 16*RG output columns.
+// Grid: (ceil(N/BN), ceil(M/BM), split_k).
 //
 // Constraints: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
 // K a multiple of 8 (ptr_align 16, ld_align 16, k_multiple 8); sm_80+;
 // 64-bit offsets; split-K: any factor, workspace reduction.
 #pragma once
+#include <stdint.h>
 #include "epilogue.cuh"
 #include "mma_sm80.cuh"
 #include "pipeline.cuh"
+#include "split_range.cuh"
 
 namespace gr {
 
@@ -65,7 +68,8 @@ template <typename T, typename TOut, int NT8, int RG, int WARPS, int U, int LV>
 __device__ void decode_mma(const gr_gemm_params &p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t4 = lane & 3;
-  const int64_t n0 = (int64_t)blockIdx.x * (16 * RG), m0 = (int64_t)blockIdx.y * (8 * NT8);
+  constexpr int BM = 8 * NT8, BN = 16 * RG;  // block tile: tokens, output columns
+  const int64_t n0 = (int64_t)blockIdx.x * BN, m0 = (int64_t)blockIdx.y * BM;
   int64_t kb, ke;
   k_range(p, kb, ke);
   const T *A = reinterpret_cast<const T *>(p.a);

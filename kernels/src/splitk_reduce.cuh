@@ -2,6 +2,7 @@
 // applies the epilogue. Launch: grid (ceil(M*N/256)), block 256, params as the
 // GEMM kernel's. Constraints: none beyond the GEMM kernel's.
 #pragma once
+#include <stdint.h>
 #include "epilogue.cuh"
 
 namespace gr {

@@ -5,7 +5,7 @@
 // m64n128k16 (fp32, BN/2 registers per thread). K is walked in k-tiles of
 // 64 elements: one 128-byte row per operand row, stored in the hardware's
 // 128-byte swizzle (swizzle<64>), which wgmma reads through smem_desc.
-// Global → shared by cp.async.cg (tile_loader, as tiled_mma's aligned path:
+// Global → shared by cp.async.cg (tile_loader.cuh, as tiled_mma's aligned path:
 // rows past M or N and chunks past the split's K end are zero-filled).
 // Pipeline, per k-tile kt:
 //   wait until k-tile kt landed; fence to the async proxy; barrier (every
@@ -14,7 +14,7 @@
 //   issue the 4 k16 steps of wgmma on k-tile kt, commit, and wait until
 //   only this group is in flight (k-tile kt-1's wgmma have retired).
 // So STAGES-2 k-tiles load while one is multiplied and one may still be in
-// the tensor cores. Blocks are rasterized as in tiled_mma (raster); the
+// the tensor cores. Blocks are rasterized as in tiled_mma (block_tile.cuh); the
 // epilogue goes through store_fragments (split_k > 1: fp32 partials to the
 // workspace).
 // Grid: (ceil(N/BN), ceil(M/BM), split_k); block: BM/64 × 128 threads;
@@ -27,8 +27,11 @@
 //   sm_90a only (the sm90 image); 64-bit offsets; split-K: any factor,
 //   workspace reduction, k_per_split a multiple of 64.
 #pragma once
-#include "epilogue.cuh"
-#include "tiled_mma.cuh"
+#include <stdint.h>
+#include "block_tile.cuh"
+#include "fragments.cuh"
+#include "mma_sm80.cuh"
+#include "tile_loader.cuh"
 #include "wgmma_sm90.cuh"
 
 namespace gr {
@@ -43,20 +46,15 @@ __device__ void tiled_wgmma(const gr_gemm_params &p) {
   extern __shared__ __align__(1024) unsigned char gr_smem_wgmma[];
   const uint32_t sa = (smem_addr(gr_smem_wgmma) + 1023) & ~1023u, sb = sa + STAGES * A_STAGE;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, wg = warp >> 2;
-  int64_t m0, n0;
-  raster(m0, n0);
-  m0 *= BM, n0 *= BN;
-  int64_t kb, ke;
-  k_range(p, kb, ke);
-  const int64_t tiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
-  tile_loader<T, BM, BK, THREADS, true> la(reinterpret_cast<const T *>(p.a), p.lda, m0, p.m);
-  tile_loader<T, BN, BK, THREADS, true> lb(reinterpret_cast<const T *>(p.b), p.ldb, n0, p.n);
+  const block_tile<BM, BN, BK> bt(p);
+  tile_loader<T, BM, BK, THREADS, true> la(reinterpret_cast<const T *>(p.a), p.lda, bt.m0, p.m);
+  tile_loader<T, BN, BK, THREADS, true> lb(reinterpret_cast<const T *>(p.b), p.ldb, bt.n0, p.n);
   // load starts k-tile kt into stage s and commits one cp.async group (an
   // empty one past the last k-tile, so the wait count stays uniform).
   auto load = [&](int64_t kt, int s) {
-    if (kt < tiles) {
-      la.issue(sa + s * A_STAGE, kb + kt * BK, ke);
-      lb.issue(sb + s * B_STAGE, kb + kt * BK, ke);
+    if (kt < bt.tiles) {
+      la.issue(sa + s * A_STAGE, bt.kb + kt * BK, bt.ke);
+      lb.issue(sb + s * B_STAGE, bt.kb + kt * BK, bt.ke);
     }
     cp_async_commit();
   };
@@ -65,7 +63,7 @@ __device__ void tiled_wgmma(const gr_gemm_params &p) {
   float acc[1][BN / 8][4] = {};
   float(&d)[NB][64] = *reinterpret_cast<float(*)[NB][64]>(&acc);
   int rd = 0, wr = STAGES - 2;  // stage multiplied, stage loaded
-  for (int64_t kt = 0; kt < tiles; ++kt) {
+  for (int64_t kt = 0; kt < bt.tiles; ++kt) {
     cp_async_wait<STAGES - 3>();
     fence_proxy_async();
     __syncthreads();
@@ -88,7 +86,7 @@ __device__ void tiled_wgmma(const gr_gemm_params &p) {
   wgmma_wait<0>();
 #pragma unroll
   for (int j = 0; j < NB; ++j) pin_registers(d[j]);
-  store_fragments<TOut>(p, acc, m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2), n0 + (lane & 3) * 2);
+  store_fragments<TOut>(p, acc, bt.m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2), bt.n0 + (lane & 3) * 2);
 }
 
 }  // namespace gr

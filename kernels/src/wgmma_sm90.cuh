@@ -2,7 +2,7 @@
 // m64n128k16 (both operands K-major in shared memory, fp32 accumulate), its
 // fences, and the shared-memory matrix descriptor of the 128-byte swizzle.
 #pragma once
-#include "mma_sm80.cuh"
+#include "convert.cuh"
 
 namespace gr {
 

@@ -134,7 +134,7 @@ func tileShare(share float64) func(tile) float64 {
 // tiles whose blocks run together and share one pass over the weights.
 const (
 	rasterGroup  = 8
-	rasterHeader = "tiled_mma.cuh"
+	rasterHeader = "block_tile.cuh"
 )
 
 // decodeFMA: decode_fma.cuh, CUDA-core FMA for M = 1…16 and any alignment.
