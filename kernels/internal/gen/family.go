@@ -14,11 +14,12 @@ import (
 // (the template's value arguments, which vary per kernel, and the template's
 // static_asserts mirrored). The instances in instances() pair them with
 // dtypes. Nothing else in the generator, the manifest reader or the
-// dispatcher names a family.
+// dispatcher's model names a family.
 //
 // To add a family: write kernels/src/FAMILY.cuh, add its family value to
 // families and its kernelArgs type below, list its instances in
-// instances(), run go generate ./kernels, then bash kernels/build.sh.
+// instanceList (instances.go), run go generate ./kernels, then
+// bash kernels/build.sh (README.md, "Adding a kernel family").
 
 // family describes one kernel family.
 type family struct {
