@@ -13,8 +13,8 @@ import (
 // same kernels. Never a panic.
 func FuzzParseManifest(f *testing.F) {
 	f.Add(ManifestJSON)
-	for _, s := range []string{"", "{}", "null", "[]", `{"schema":2}`, string(ManifestJSON) + "garbage", string(ManifestJSON) + string(ManifestJSON),
-		`{"schema":2,"images":[{"file":"a.fatbin","smem_limit":1}],"kernels":[{"name":"k","image":"a.fatbin","layout":"tn","tile_m":1,"tile_n":1,"tile_k":4611686018427387904,"threads":1,"ptr_align":3,"ld_align":2,"k_multiple":1,"max_split_k":1,"reduction":"none","index_bits":64,"in":"bf16","out":"bf16"}]}`} {
+	for _, s := range []string{"", "{}", "null", "[]", `{"schema":3}`, string(ManifestJSON) + "garbage", string(ManifestJSON) + string(ManifestJSON),
+		`{"schema":3,"images":[{"file":"a.fatbin","smem_limit":1}],"kernels":[{"name":"k","image":"a.fatbin","layout":"tn","tile_m":1,"tile_n":1,"tile_k":4611686018427387904,"threads":1,"ptr_align":3,"ld_align":2,"k_multiple":1,"max_split_k":1,"reduction":"none","index_bits":64,"in":"bf16","out":"bf16"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
