@@ -12,8 +12,7 @@ import (
 // descriptor here: a family value (what every kernel of the family shares,
 // from its name to the analytic model's parameters) and a kernelArgs type
 // (the template's value arguments, which vary per kernel, and the template's
-// static_asserts mirrored). The instances in instances() pair them with
-// dtypes. Nothing else in the generator, the manifest reader or the
+// static_asserts mirrored). instanceList pairs them with dtypes. Nothing else in the generator, the manifest reader or the
 // dispatcher's model names a family.
 //
 // To add a family: write kernels/src/FAMILY.cuh, add its family value to
@@ -53,6 +52,11 @@ type family struct {
 	// indexBits is 64 when every offset is 64-bit, 32 when offsets must
 	// stay below 2^31 elements.
 	indexBits int
+	// tmaBox is, for a family that loads A and B through tensor maps
+	// (gemm_params.h's tma_a, tma_b), the rows of A's and B's box (the
+	// manifest's tma_box; the family must then need 16-byte alignment);
+	// nil for the others.
+	tmaBox func(t tile) [2]int
 	// model is the analytic model's view of the family.
 	model model
 }
@@ -117,8 +121,8 @@ func flatShare(share float64) func(tile) float64 {
 }
 
 // tileShare is the rate share of a tiled family that reaches share with
-// large tiles: operand bytes per flop fall with the tile's BM·BN/(BM+BN), 64
-// for 128×128, and smaller tiles reach √ of that ratio's share; element
+// large tiles: operand bytes per flop fall with the tile's r = BM·BN/(BM+BN)
+// (64 for 128×128), and a tile with r < 64 reaches share·√(r/64); element
 // loads take issue slots from the mma (half the share).
 func tileShare(share float64) func(tile) float64 {
 	return func(t tile) float64 {

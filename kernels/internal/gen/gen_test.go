@@ -151,3 +151,29 @@ func TestFamilies(t *testing.T) {
 	require.NotNil(t, m, "%s defines RASTER_GROUP", rasterHeader)
 	assert.Equal(t, string(m[1]), strconv.Itoa(rasterGroup))
 }
+
+// tmaArgs is tiled_wgmma's arguments under a family that loads through
+// tensor maps.
+type tmaArgs struct {
+	tiledWGMMAArgs
+	f *family
+}
+
+func (a tmaArgs) family() *family { return a.f }
+
+// A family with a tmaBox writes it into its kernels' manifest entries, which
+// the catalog then reads as TMA kernels; the others write none.
+func TestSpecTMABox(t *testing.T) {
+	f := tiledWGMMA
+	f.name = "tma_test"
+	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm, t.bn} }
+	k := instance{in: kernels.BF16, out: kernels.BF16, args: tmaArgs{tiledWGMMAArgs{bm: 128, bn: 256, stages: 4}, &f}}.spec(images[1])
+	assert.Equal(t, [2]int{128, 256}, k.TMABox)
+	assert.True(t, k.TMA())
+	img := kernels.Image{File: images[1].file, Targets: images[1].targets, SmemLimit: images[1].smemLimit}
+	_, err := kernels.NewCatalog(kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{img}, Kernels: []kernels.KernelSpec{k}})
+	require.NoError(t, err)
+
+	plain := instance{in: kernels.BF16, out: kernels.BF16, args: tiledWGMMAArgs{bm: 128, bn: 256, stages: 4}}.spec(images[1])
+	assert.False(t, plain.TMA())
+}

@@ -161,5 +161,8 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	if f.maxSplitK > 1 {
 		k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "gemmroute_"+im.tag+"_"+reduceSuffix(in.out)
 	}
+	if f.tmaBox != nil {
+		k.TMABox = f.tmaBox(t)
+	}
 	return k
 }
