@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/gemmroute/gemmroute/kernels"
@@ -78,23 +79,98 @@ func (e *Entry) Bucket(m int) *Bucket {
 	return &e.Buckets[i]
 }
 
+// EntryKey is what routes a call to an entry: arch, dtypes, layout and the
+// exact weight shape (N = K = 0 for the default entry). A table holds at most
+// one entry per key.
+type EntryKey struct {
+	Arch    Arch
+	In, Out DType
+	Layout  string
+	N, K    int
+}
+
+// Key returns the entry's key.
+func (e *Entry) Key() EntryKey { return EntryKey{e.Arch, e.In, e.Out, e.Layout, e.N, e.K} }
+
+// String writes the key as "sm_90 bf16→bf16 default" or
+// "sm_90 bf16→bf16 N=4096 K=4096" (the layout only when it is not tn).
+func (k EntryKey) String() string {
+	s := fmt.Sprintf("%s %s→%s", k.Arch, k.In, k.Out)
+	if k.Layout != kernels.LayoutTN {
+		s += " " + k.Layout
+	}
+	if k.N == 0 && k.K == 0 {
+		return s + " default"
+	}
+	return fmt.Sprintf("%s N=%d K=%d", s, k.N, k.K)
+}
+
+// Entry returns the entry with key k, or nil.
+func (t *Table) Entry(k EntryKey) *Entry {
+	if t == nil {
+		return nil
+	}
+	for i := range t.Entries {
+		if t.Entries[i].Key() == k {
+			return &t.Entries[i]
+		}
+	}
+	return nil
+}
+
+// Route returns the bucket that the entry with key k routes m to, or nil
+// when the table has no such entry or m < 1.
+func (t *Table) Route(k EntryKey, m int) *Bucket {
+	if e := t.Entry(k); e != nil {
+		return e.Bucket(m)
+	}
+	return nil
+}
+
 // Find returns the entry for the exact shape (N, K) and the default entry for
 // (arch, in, out, tn); either may be nil.
 func (t *Table) Find(arch Arch, in, out DType, n, k int) (exact, def *Entry) {
-	if t == nil {
-		return nil, nil
-	}
-	for i := range t.Entries {
-		e := &t.Entries[i]
-		if e.Arch != arch || e.In != in || e.Out != out || e.Layout != kernels.LayoutTN {
-			continue
-		}
-		switch {
-		case e.N == 0 && e.K == 0:
-			def = e
-		case e.N == n && e.K == k:
-			exact = e
-		}
+	key := EntryKey{Arch: arch, In: in, Out: out, Layout: kernels.LayoutTN}
+	def = t.Entry(key)
+	if n != 0 || k != 0 {
+		key.N, key.K = n, k
+		exact = t.Entry(key)
 	}
 	return exact, def
+}
+
+// Merge returns a table with provenance prov holding t's entries that no
+// entry of fresh replaces (same key), in their order, then fresh. t is not
+// changed; the result shares fresh's buckets.
+func (t *Table) Merge(prov Provenance, fresh []Entry) *Table {
+	out := &Table{Provenance: prov}
+	for _, e := range t.Entries {
+		if !slices.ContainsFunc(fresh, func(f Entry) bool { return f.Key() == e.Key() }) {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	out.Entries = append(out.Entries, fresh...)
+	return out
+}
+
+// StripMeasurements drops from every bucket what only a measurement may say
+// (times, runner-up, margin), so that the entry reads as heuristic.
+func (e *Entry) StripMeasurements() {
+	for i := range e.Buckets {
+		b := &e.Buckets[i]
+		b.TimesUS, b.RunnerUp, b.MarginPct = nil, "", 0
+	}
+}
+
+// GeometricBuckets is the table's bucket scheme up to maxM (a power of two):
+// [1, 1], [2, 2], [3, 4], [5, 8], …, [maxM/2+1, maxM], then [maxM+1, ∞).
+// Kernels are left unset.
+func GeometricBuckets(maxM int) []Bucket {
+	var out []Bucket
+	lo := 1
+	for hi := 1; hi <= maxM; hi *= 2 {
+		out = append(out, Bucket{MinM: lo, MaxM: hi})
+		lo = hi + 1
+	}
+	return append(out, Bucket{MinM: lo})
 }

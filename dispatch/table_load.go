@@ -220,14 +220,6 @@ func (l *loader) need(m *yaml.Node, key, fix string) {
 	}
 }
 
-// entryKey is what two entries of one table must not share.
-type entryKey struct {
-	arch    Arch
-	in, out DType
-	layout  string
-	n, k    int
-}
-
 // check validates what decode filled in; root is the table's mapping.
 func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 	if t.Provenance.Source == "" {
@@ -235,14 +227,14 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 		l.need(cmp.Or(prov, root), "source", `add provenance.source: measured (or "heuristic, not measured")`)
 	}
 	_, list := field(root, "entries")
-	seen := map[entryKey]int{}
+	seen := map[EntryKey]int{}
 	for i := range t.Entries {
 		e, m := &t.Entries[i], list.Content[i]
 		if l.bad[m] {
 			continue // reported by decode
 		}
 		l.checkEntry(e, m, cat)
-		k := entryKey{e.Arch, e.In, e.Out, e.Layout, e.N, e.K}
+		k := e.Key()
 		if first, dup := seen[k]; dup {
 			shape := "default entry"
 			if e.N != 0 || e.K != 0 {

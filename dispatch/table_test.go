@@ -1,0 +1,68 @@
+package dispatch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+func TestEntryKeyFindAndRoute(t *testing.T) {
+	def := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN, Buckets: []Bucket{{MinM: 1, MaxM: 16, Kernel: "small"}, {MinM: 17, Kernel: "big"}}}
+	exact := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: 8, K: 16, Buckets: []Bucket{{MinM: 1, Kernel: "exact"}}}
+	tab := &Table{Entries: []Entry{def, exact}}
+	assert.Equal(t, "sm_90 bf16→bf16 default", def.Key().String())
+	assert.Equal(t, "sm_90 bf16→bf16 N=8 K=16", exact.Key().String())
+	assert.Equal(t, "sm_80 f16→f16 nn N=1 K=2", EntryKey{SM80, F16, F16, "nn", 1, 2}.String())
+
+	e, d := tab.Find(SM90, BF16, BF16, 8, 16)
+	require.Same(t, &tab.Entries[1], e)
+	require.Same(t, &tab.Entries[0], d)
+	e, d = tab.Find(SM90, BF16, BF16, 0, 0)
+	assert.Nil(t, e, "the default entry is not an exact one")
+	assert.Same(t, &tab.Entries[0], d)
+	e, d = (*Table)(nil).Find(SM90, BF16, BF16, 8, 16)
+	assert.Nil(t, e)
+	assert.Nil(t, d)
+
+	assert.Equal(t, "big", tab.Route(def.Key(), 17).Kernel)
+	assert.Equal(t, "small", tab.Route(def.Key(), 16).Kernel)
+	assert.Equal(t, "exact", tab.Route(exact.Key(), 100).Kernel)
+	assert.Nil(t, tab.Route(def.Key(), 0))
+	assert.Nil(t, tab.Route(EntryKey{SM80, BF16, BF16, kernels.LayoutTN, 0, 0}, 1))
+}
+
+func TestMergeKeepsOtherEntries(t *testing.T) {
+	base := &Table{Provenance: Provenance{Source: "old"}, Entries: []Entry{
+		{Arch: SM80, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old80"}}},
+		{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old90"}}},
+	}}
+	fresh := []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "new90"}}}}
+	got := base.Merge(Provenance{Source: "measured"}, fresh)
+	assert.Equal(t, "measured", got.Provenance.Source)
+	require.Len(t, got.Entries, 2)
+	assert.Equal(t, "old80", got.Entries[0].Buckets[0].Kernel)
+	assert.Equal(t, "new90", got.Entries[1].Buckets[0].Kernel)
+	assert.Equal(t, "old90", base.Entries[1].Buckets[0].Kernel, "the base is not changed")
+}
+
+func TestStripMeasurements(t *testing.T) {
+	e := Entry{Buckets: []Bucket{{MinM: 1, Kernel: "k", SplitK: 2, TimesUS: map[int]float64{1: 3}, RunnerUp: "r", MarginPct: 4}}}
+	e.StripMeasurements()
+	assert.Equal(t, Bucket{MinM: 1, Kernel: "k", SplitK: 2}, e.Buckets[0])
+}
+
+func TestGeometricBuckets(t *testing.T) {
+	assert.Equal(t, []Bucket{{MinM: 1, MaxM: 1}, {MinM: 2, MaxM: 2}, {MinM: 3, MaxM: 4}, {MinM: 5, MaxM: 8}, {MinM: 9, MaxM: 16}, {MinM: 17}},
+		GeometricBuckets(16))
+	assert.Len(t, GeometricBuckets(8192), 15)
+	// The scheme is one the loader accepts.
+	bs := GeometricBuckets(64)
+	for i := range bs {
+		bs[i].Kernel, bs[i].SplitK = "k90_bf16", 1
+	}
+	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: bs}}},
+		tableTestCatalog(t))
+}
