@@ -1,0 +1,126 @@
+// Package report writes what autotune's runs leave for a person: bench
+// results as CSV, Markdown reports of bench and tune runs against the
+// roofline and cuBLAS, and roofline plots.
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Work is a GEMM's multiply-add flops and the bytes it must move at least
+// (A and B read, D written once) in dtype dt.
+func Work(m, n, k int, dt dispatch.DType) (flops, bytes float64) {
+	return 2 * float64(m) * float64(n) * float64(k), float64(dt.Size()) * (float64(m)*float64(k) + float64(n)*float64(k) + float64(m)*float64(n))
+}
+
+// RooflineUS is the least time a GEMM can take, microseconds: its flops at
+// the dense rate peak (FLOP/s) or its bytes at the pure-read bandwidth
+// readBW (bytes/s), whichever is longer.
+func RooflineUS(m, n, k int, dt dispatch.DType, peak, readBW float64) float64 {
+	flops, bytes := Work(m, n, k, dt)
+	return max(flops/peak, bytes/readBW) * 1e6
+}
+
+// BenchRow is one timed GEMM: the engine's routed kernel, its graph-replay
+// and per-call event times, host costs, and cuBLAS's time where known.
+type BenchRow struct {
+	tuning.Shape
+	Kernel               string
+	SplitK               int
+	Level                string  // the planner's level: exact, default, heuristic
+	GraphUS, GraphP90    float64 // per call by graph replay: median, p90
+	EventsUS, EventsP90  float64 // per call by events after an L2 flush
+	FloorUS              float64 // the roofline time (RooflineUS)
+	HostGEMM, HostLaunch float64 // µs per call on the host: GEMM, and Launch of a ready plan
+	PeerUS               float64 // cuBLAS graph time (0: none)
+}
+
+// RooflinePct is the share of the roofline the GEMM reached, %.
+func (r BenchRow) RooflinePct() float64 { return 100 * r.FloorUS / r.GraphUS }
+
+// Ratio is cuBLAS's time over ours (above 1: gemmroute is faster; 0: no peer).
+func (r BenchRow) Ratio() float64 {
+	if r.PeerUS > 0 {
+		return r.PeerUS / r.GraphUS
+	}
+	return 0
+}
+
+// Line is the row as bench prints it.
+func (r BenchRow) Line() string {
+	s := fmt.Sprintf("%-14s M=%5d N=%6d K=%6d graph=%8.2fus p90=%8.2f events=%8.2fus %6.1f%% roofline host=%5.2fus launch=%5.2fus  %s split=%d (%s)",
+		r.Name, r.M, r.N, r.K, r.GraphUS, r.GraphP90, r.EventsUS, r.RooflinePct(), r.HostGEMM, r.HostLaunch, r.Kernel, r.SplitK, r.Level)
+	if r.PeerUS > 0 {
+		s += fmt.Sprintf("  cuBLAS=%.2fus ×%.2f", r.PeerUS, r.Ratio())
+	}
+	return s
+}
+
+var benchColumns = []string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
+	"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas"}
+
+// WriteBench writes rows as bench.csv (atomically).
+func WriteBench(path string, rows []BenchRow) error {
+	var b csvBuilder
+	b.row(benchColumns...)
+	for _, r := range rows {
+		flops, bytes := Work(r.M, r.N, r.K, r.DType)
+		speed := ""
+		if r.PeerUS > 0 {
+			speed = ff(r.Ratio())
+		}
+		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.DType.String(), r.Kernel, itoa(r.SplitK), r.Level,
+			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3),
+			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed)
+	}
+	return b.save(path)
+}
+
+// ReadBench reads a bench.csv (a missing or empty dtype is bf16).
+func ReadBench(path string) ([]BenchRow, error) {
+	f, err := fileio.ReadCSV(path, "name", "M", "N", "K", "kernel", "split_k", "graph_us", "graph_p90_us", "events_us", "floor_us", "cublas_graph_us")
+	if err != nil {
+		return nil, err
+	}
+	var out []BenchRow
+	for r := range f.Rows() {
+		x := BenchRow{Shape: tuning.Shape{Name: r.Raw("name"), M: r.Int("M"), N: r.Int("N"), K: r.Int("K"), DType: dispatch.BF16},
+			Kernel: r.Raw("kernel"), SplitK: r.Int("split_k"), Level: r.Str("level"),
+			GraphUS: r.Float("graph_us"), GraphP90: r.Float("graph_p90_us"), EventsUS: r.Float("events_us"),
+			FloorUS: r.Float("floor_us"), PeerUS: r.Float("cublas_graph_us")}
+		if dt := r.Str("dtype"); dt != "" {
+			x.DType, err = kernels.ParseDType(dt)
+			r.Fail(err)
+		}
+		if x.GraphUS <= 0 || x.M < 1 || x.N < 1 || x.K < 1 {
+			r.Fail(fmt.Errorf("graph_us must be positive and M, N, K at least 1"))
+		}
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// csvBuilder collects CSV rows in memory for an atomic write.
+type csvBuilder struct{ b strings.Builder }
+
+func (c *csvBuilder) row(fields ...string) {
+	w := csv.NewWriter(&c.b)
+	_ = w.Write(fields) // writes to memory cannot fail
+	w.Flush()
+}
+
+func (c *csvBuilder) save(path string) error { return fileio.WriteAtomic(path, []byte(c.b.String())) }
+
+func itoa(i int) string   { return strconv.Itoa(i) }
+func ff(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

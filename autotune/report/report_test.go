@@ -1,0 +1,120 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
+)
+
+const benchHeader = "name,M,N,K,dtype,kernel,split_k,level,graph_us,graph_p90_us,events_us,events_p90_us,tflops,gbps,floor_us,roofline_pct,host_gemm_us,host_launch_us,cublas_graph_us,speedup_vs_cublas\n"
+
+const sweepHeader = "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,check\n"
+
+func TestBenchReport(t *testing.T) {
+	dir := t.TempDir()
+	bench := filepath.Join(dir, "bench.csv")
+	require.NoError(t, os.WriteFile(bench, []byte(benchHeader+
+		"x,1,4096,4096,bf16,test_simt_bf16,1,exact,10,11,15,16,3.4,3400,7.4,74,4,4,12,1.2\n"+
+		"x,2,4096,4096,bf16,test_mma_bf16,2,exact,12,12,16,17,5.6,2800,7.4,62,4,4,10,0.833\n"+
+		"y z/1,1,64,64,bf16,test_simt_bf16,1,heuristic,3,3,6,7,0.003,5,0.1,3,4,4,0,\n"), 0o644))
+	sweep := filepath.Join(dir, "sweep.csv")
+	require.NoError(t, os.WriteFile(sweep, []byte(sweepHeader+
+		"x,1,4096,4096,bf16,test_simt_bf16,1,10,11,ok\n"+
+		"x,1,4096,4096,bf16,test_mma_bf16,2,9,9,ok\n"+
+		"x,1,4096,4096,bf16,test_mma_bf16,1,1,1,\"wrong: D[0,0] = 3, want 1\"\n"+
+		"x,2,4096,4096,bf16,test_mma_bf16,2,12,12,ok\n"), 0o644))
+	rows, err := ReadBench(bench)
+	require.NoError(t, err)
+	out := filepath.Join(dir, "report")
+	plots, err := (&Bench{Title: "Test GPU", Rows: rows, Sweep: sweep, ReadBW: 4.54e12, Peak: 750e12}).Write(out)
+	require.NoError(t, err)
+	assert.Equal(t, 2, plots)
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	require.NoError(t, err)
+	text := string(md)
+	assert.Contains(t, text, "# Test GPU")
+	assert.Contains(t, text, "Against cuBLAS on 2 shapes: geometric mean ×1.000, lowest ×0.83")
+	assert.Contains(t, text, "| x | 1 | 10.00 | 9.00 | 11.1 % | `test_mma_bf16 split-K 2` |", "the wrong 1 µs candidate is not the fastest")
+	assert.Contains(t, text, "mean 5.56 %, worst 11.1 %")
+	for _, png := range []string{"roofline-x.png", "roofline-y_z_1.png"} {
+		b, err := os.ReadFile(filepath.Join(out, png))
+		require.NoError(t, err, png)
+		assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")), "%s is not a PNG", png)
+		assert.Contains(t, text, "("+png+")")
+	}
+	require.NoError(t, os.WriteFile(bench, []byte(benchHeader+"x,1,4096,4096,bf16,k,1,exact,0,11,15,16,3.4,3400,7.4,74,4,4,12,1.2\n"), 0o644))
+	_, err = ReadBench(bench)
+	assert.ErrorContains(t, err, "bench.csv:2: graph_us must be positive")
+}
+
+func TestReadPeerAndWriteBench(t *testing.T) {
+	dir := t.TempDir()
+	peerPath := filepath.Join(dir, "peer.csv")
+	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n"), 0o644))
+	peer, err := ReadPeer(peerPath)
+	require.NoError(t, err)
+	assert.Equal(t, 17.09, peer.US("qkv", 1, 6144, 4096, dispatch.BF16))
+	assert.Equal(t, 16.5, peer.US("qkv", 1, 6144, 4096, dispatch.F16), "peer_cublas.py spells f16 fp16")
+	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n"), 0o644))
+	_, err = ReadPeer(peerPath)
+	assert.ErrorContains(t, err, "peer.csv:2")
+
+	out := filepath.Join(dir, "bench.csv")
+	r := BenchRow{Shape: tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}, Kernel: "k", SplitK: 1, Level: "exact",
+		GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, EventsP90: 21, FloorUS: 11.09, PeerUS: 17.09}
+	require.NoError(t, WriteBench(out, []BenchRow{r}))
+	f, err := fileio.ReadCSV(out, "speedup_vs_cublas", "roofline_pct", "gbps")
+	require.NoError(t, err)
+	n := 0
+	for row := range f.Rows() {
+		n++
+		assert.Equal(t, "1.233", row.Str("speedup_vs_cublas"))
+		assert.Equal(t, "80.014", row.Str("roofline_pct"))
+		assert.Equal(t, "3632.910", row.Str("gbps")) // 2·(4096+6144·4096+6144) B / 13.86 µs
+	}
+	assert.Equal(t, 1, n)
+	back, err := ReadBench(out)
+	require.NoError(t, err)
+	assert.Equal(t, []BenchRow{{Shape: r.Shape, Kernel: "k", SplitK: 1, Level: "exact", GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, FloorUS: 11.09, PeerUS: 17.09}}, back)
+	// The roofline: M = 1 is bound by reading the weight.
+	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, RooflineUS(1, 6144, 4096, dispatch.BF16, 750e12, 4.54e12), 1e-9)
+	assert.InDelta(t, 2*8192.0*6144*4096/750e12*1e6, RooflineUS(8192, 6144, 4096, dispatch.BF16, 750e12, 4.54e12), 1e-9)
+}
+
+func TestPoints(t *testing.T) {
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	require.NoError(t, err)
+	data := string(Points(ws, 8))
+	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype\nl3-8b.qkv,1,6144,4096,bf16\nl3-8b.qkv,2,6144,4096,bf16\n"))
+	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16\n", "probe Ms too")
+	ws, err = tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.F16})
+	require.NoError(t, err)
+	assert.Contains(t, string(Points(ws, 1)), "l3-8b.qkv,1,6144,4096,fp16\n", "in peer_cublas.py's spelling")
+}
+
+// A candidate noisy every time stays flagged in the report.
+func TestNotesFlagNoisyTimings(t *testing.T) {
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	qkv := tuning.Weight{Name: "l3-8b.qkv", DType: dispatch.BF16, N: 6144, K: 4096}
+	cfg := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
+	cfg.MaxM, cfg.Prune = 16, 0
+	gpu := tuningtest.NewGPU()
+	gpu.Noisy = map[tuning.Candidate]int{{Kernel: "t90_mma", SplitK: 4}: 1000}
+	res, err := tuning.Tune(&cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
+	require.NoError(t, err)
+	var md strings.Builder
+	(&Tune{Result: res}).Notes(&md)
+	assert.Contains(t, md.String(), "t90_mma split-K 4`: median")
+	assert.Contains(t, md.String(), "- `t90_wrong split-K 1`, at ")
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
+)
+
+// Tune is a tuning run to report on: tune.md, tune.csv (every timing and
+// reject) and a roofline plot per weight.
+type Tune struct {
+	*tuning.Result
+	Devices      int
+	Elapsed      time.Duration
+	Peer         Peer
+	ReadBW, Peak float64 // the roofline's bandwidth (bytes/s) and rate (FLOP/s)
+}
+
+// Write writes the report into dir.
+func (r *Tune) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var md strings.Builder
+	r.summary(&md)
+	md.WriteString("## Choices\n\n| entry | bucket | choice | runner-up | bucket loss |\n| --- | --- | --- | --- | --- |\n")
+	for _, c := range r.Choices {
+		md.WriteString(choiceRow(c))
+	}
+	md.WriteString("\n")
+	r.heldOut(&md)
+	r.timedChoices(&md)
+	r.Notes(&md)
+	for _, w := range r.Config.Weights {
+		rows := r.chosenRows(w)
+		if len(rows) == 0 {
+			continue
+		}
+		title := w.Name + " " + w.DType.String()
+		png := plotName(w.Name + "-" + w.DType.String())
+		if err := rooflinePlot(filepath.Join(dir, png), title, rows, r.ReadBW, r.Peak); err != nil {
+			return err
+		}
+		fmt.Fprintf(&md, "![%s](%s)\n\n", title, png)
+	}
+	if err := r.csv().save(filepath.Join(dir, "tune.csv")); err != nil {
+		return err
+	}
+	return fileio.WriteAtomic(filepath.Join(dir, "tune.md"), []byte(md.String()))
+}
+
+// choiceRow is one bucket of the Choices table.
+func choiceRow(c tuning.Choice) string {
+	b := c.Bucket
+	if c.Loss == 0 {
+		return fmt.Sprintf("| %s | %s | %s split-K %d | unmeasured: a measured neighbour's or the base table's choice | |\n", c.Key, b.String(), b.Kernel, b.SplitK)
+	}
+	runnerUp := "no runner-up: one candidate"
+	if b.RunnerUp != "" {
+		runnerUp = fmt.Sprintf("runner-up %s (+%.1f%%)", b.RunnerUp, b.MarginPct)
+	}
+	return fmt.Sprintf("| %s | %s | %s split-K %d | %s | bucket loss %.1f%% |\n", c.Key, b.String(), b.Kernel, b.SplitK, runnerUp, 100*(c.Loss-1))
+}
+
+func (r *Tune) summary(w *strings.Builder) {
+	c := r.Config
+	var passed, rejected, pruned, timings, retimed int
+	for _, s := range r.Spans {
+		passed, rejected, pruned = passed+len(s.Passed), rejected+len(s.Rejects), pruned+len(s.Pruned)
+		timings, retimed = timings+len(s.Log), retimed+len(s.Retimed)
+	}
+	fmt.Fprintf(w, "# Tuning on %s (%s, %d SMs)\n\n", r.Device.Name, r.Device.Arch, r.Device.SMs)
+	fmt.Fprintf(w, "%d weights × %d buckets (M = 1…%d) on %d device(s) in %s. Split-K %v; %d replays per timing (screen %d, keep ≤ %.2f× the fastest); near-ties within %.0f %% and timings with p90 > median + %.0f %% timed again with 3× the replays; candidates the model puts above %.1f× the best estimate not timed.\n\n",
+		len(c.Weights), len(tuning.Spans(c.MaxM)), c.MaxM, r.Devices, r.Elapsed.Round(time.Second), c.Splits, c.Reps, c.ScreenReps, c.Keep, 100*c.Tie, 100*c.Noise, c.Prune)
+	fmt.Fprintf(w, "Candidates over all (weight, bucket) pairs: %d passed the correctness gate, %d rejected by it, %d pruned by the model; %d timings taken, %d candidates timed again.\n\n",
+		passed, rejected, pruned, timings, retimed)
+	fmt.Fprintf(w, "Method: %s\n\n", tuning.Method)
+}
+
+// route is the candidate the run's entry (exact, or with def the default)
+// routes w at m to.
+func (r *Tune) route(w tuning.Weight, m int, def bool) (tuning.Candidate, bool) {
+	key := w.Key(r.Device.Arch)
+	if def {
+		key.N, key.K = 0, 0
+	}
+	b := (&dispatch.Table{Entries: r.Entries}).Route(key, m)
+	if b == nil {
+		return tuning.Candidate{}, false
+	}
+	return tuning.Candidate{Kernel: b.Kernel, SplitK: b.SplitK}, true
+}
+
+// heldOut writes the bucket loss at the probe Ms, which no choice saw.
+func (r *Tune) heldOut(w *strings.Builder) {
+	fmt.Fprintln(w, "## Bucket loss, held out\n\nAt each bucket's geometric middle (an M no choice was made on): the routed kernel's time against the fastest kept candidate there, for the exact entry and for the default entry.\n\n| weight | M | exact entry µs | loss | default entry µs | loss | fastest µs | fastest candidate |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+	var exactLoss, defLoss []float64
+	for _, s := range r.Spans {
+		pm := s.Span.ProbeM()
+		if pm == 0 || len(s.Probe) == 0 {
+			continue
+		}
+		best, bestC := math.Inf(1), tuning.Candidate{}
+		for _, c := range slices.SortedFunc(maps.Keys(s.Probe), compareCandidates) {
+			if t := s.Probe[c].Median; t < best {
+				best, bestC = t, c
+			}
+		}
+		cell := func(def bool, losses *[]float64) string {
+			c, ok := r.route(s.Weight, pm, def)
+			t, timed := s.Probe[c]
+			if !ok || !timed {
+				return "– | –"
+			}
+			*losses = append(*losses, 100*(t.Median/best-1))
+			return fmt.Sprintf("%.2f | %.1f %%", t.Median, 100*(t.Median/best-1))
+		}
+		fmt.Fprintf(w, "| %s %s | %d | %s | %s | %.2f | `%s` |\n", s.Weight.Name, s.Weight.DType, pm, cell(false, &exactLoss), cell(true, &defLoss), best, bestC)
+	}
+	for _, l := range []struct {
+		name string
+		xs   []float64
+	}{{"exact entries", exactLoss}, {"default entries", defLoss}} {
+		if len(l.xs) > 0 {
+			fmt.Fprintf(w, "\nHeld-out bucket loss of the %s over %d Ms: mean %.2f %%, worst %.1f %%.", l.name, len(l.xs), mean(l.xs), slices.Max(l.xs))
+		}
+	}
+	fmt.Fprint(w, "\n\n")
+}
+
+// compareCandidates orders candidates by kernel name, then split-K.
+func compareCandidates(a, b tuning.Candidate) int {
+	return cmp.Or(strings.Compare(a.Kernel, b.Kernel), cmp.Compare(a.SplitK, b.SplitK))
+}
+
+// chosenRows are the exact entries' choices at every timed M of w, for the
+// cuBLAS table and the plots.
+func (r *Tune) chosenRows(w tuning.Weight) []BenchRow {
+	var rows []BenchRow
+	for _, s := range r.Spans {
+		if s.Weight != w {
+			continue
+		}
+		for _, m := range s.Span.TimedMs() {
+			c, ok := r.route(w, m, false)
+			t, timed := s.Times[m][c]
+			if m == s.Span.ProbeM() {
+				t, timed = s.Probe[c]
+			}
+			if !ok || !timed {
+				continue
+			}
+			rows = append(rows, BenchRow{Shape: tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}, Kernel: c.Kernel, SplitK: c.SplitK,
+				GraphUS: t.Median, GraphP90: t.P90, EventsUS: s.Events[m].Median, EventsP90: s.Events[m].P90,
+				FloorUS: RooflineUS(m, w.N, w.K, w.DType, r.Peak, r.ReadBW), PeerUS: r.Peer.US(w.Name, m, w.N, w.K, w.DType)})
+		}
+	}
+	slices.SortFunc(rows, func(a, b BenchRow) int { return a.M - b.M })
+	return rows
+}
+
+// timedChoices is the exact entries' choices at every timed M: graph
+// replay, per-call events, % of the roofline, and cuBLAS when a peer CSV was
+// given.
+func (r *Tune) timedChoices(w *strings.Builder) {
+	fmt.Fprintf(w, "## The choices, timed\n\nThe exact entries' choices at every timed M (probe Ms included): graph replay (median, p90), per-call events after an L2 flush, %% of the roofline (read %.2f TB/s, dense %.0f TFLOP/s)", r.ReadBW/1e12, r.Peak/1e12)
+	if len(r.Peer) > 0 {
+		fmt.Fprint(w, ", and peer_cublas.py's graph-replay time (ratio above 1: gemmroute is faster)")
+	}
+	fmt.Fprintln(w, ".\n\n| weight | M | graph µs (p90) | events µs (p90) | % roofline | cuBLAS µs | ratio | kernel (split-K) |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+	var logs []float64
+	for _, wt := range r.Config.Weights {
+		for _, row := range r.chosenRows(wt) {
+			peer, ratio := "–", "–"
+			if row.Ratio() > 0 {
+				peer, ratio = fmt.Sprintf("%.2f", row.PeerUS), fmt.Sprintf("×%.2f", row.Ratio())
+				logs = append(logs, math.Log(row.Ratio()))
+			}
+			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.1f | %s | %s | `%s` (%d) |\n",
+				wt.Name, wt.DType, row.M, row.GraphUS, row.GraphP90, row.EventsUS, row.EventsP90, row.RooflinePct(), peer, ratio, row.Kernel, row.SplitK)
+		}
+	}
+	if len(logs) > 0 {
+		fmt.Fprintf(w, "\nAgainst cuBLAS over %d points: geometric mean ×%.3f, lowest ×%.2f.\n", len(logs), math.Exp(mean(logs)), math.Exp(slices.Min(logs)))
+	}
+	fmt.Fprintln(w)
+}

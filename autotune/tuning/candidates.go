@@ -1,0 +1,74 @@
+package tuning
+
+import (
+	"math"
+	"slices"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// nativeArch is the newest kernel arch dev runs natively for dt: the tuner
+// times that image's kernels, not PTX compiled for an older arch.
+func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType) dispatch.Arch {
+	var a dispatch.Arch
+	for _, k := range cat.Kernels() {
+		if k.RunsOn(dev.Arch) && k.In == dt && k.Out == dt {
+			a = max(a, k.MinArch)
+		}
+	}
+	return a
+}
+
+// candidates lists the kernel × split-K pairs of the native image that may
+// run w at every M of sp on dev, with a distinct effective split and a
+// workspace within cfg.Workspace. Those the model estimates slower than
+// cfg.Prune× the best estimate at every sample M come back as pruned.
+func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
+	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev)
+	native := nativeArch(cfg.Catalog, dev, w.DType)
+	est := map[Candidate][]float64{}
+	var all []Candidate
+	for i := range cfg.Catalog.Kernels() {
+		k := &cfg.Catalog.Kernels()[i]
+		if k.MinArch != native {
+			continue
+		}
+	splits:
+		for _, split := range cfg.Splits {
+			c := Candidate{k.Name, split}
+			for _, m := range []int{sp.Lo, sp.Hi} {
+				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
+				plan, err := pl.PlanKernel(&p, k.Name, split)
+				if err != nil || plan.SplitK != split || plan.WorkspaceBytes > cfg.Workspace {
+					continue splits
+				}
+			}
+			for _, m := range sp.SampleMs() {
+				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
+				est[c] = append(est[c], dispatch.EstimateSeconds(k, &p, split, dev))
+			}
+			all = append(all, c)
+		}
+	}
+	if cfg.Prune <= 0 {
+		return all, nil
+	}
+	for i := range sp.SampleMs() {
+		best := math.Inf(1)
+		for _, c := range all {
+			best = min(best, est[c][i])
+		}
+		for _, c := range all {
+			if est[c][i] <= cfg.Prune*best && !slices.Contains(cands, c) {
+				cands = append(cands, c)
+			}
+		}
+	}
+	for _, c := range all {
+		if !slices.Contains(cands, c) {
+			pruned = append(pruned, c)
+		}
+	}
+	return cands, pruned
+}

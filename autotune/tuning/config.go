@@ -1,0 +1,78 @@
+// Package tuning is gemmroute's GPU-free tuning pipeline: for each weight
+// and geometric M bucket it lists the kernel × split-K candidates the
+// constraints admit, gates them for correctness, screens and times them,
+// chooses each bucket's kernel (least worst-case slowdown over the bucket's
+// edges), derives default entries, and merges the result into a base table
+// with provenance. Measuring is behind the Measurer interface, so that an
+// inference server can tune its own weights at start-up with the GPU
+// harness, and a run can be sized beforehand with ModelMeasurer.
+package tuning
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Config says what a tuning run measures and how.
+type Config struct {
+	Catalog    *kernels.Catalog
+	Weights    []Weight
+	MaxM       int     // last bucket edge, a power of two
+	Splits     []int   // split-K factors tried
+	Workspace  int64   // largest split-K workspace a candidate may need, bytes (an engine's Options.WorkspaceBytes)
+	Prune      float64 // skip candidates the model puts above Prune× the best estimate at every sample M (0: time all)
+	ScreenReps int     // replays of the screening timing
+	Reps       int     // replays of a full timing (3× for near-ties and noisy timings)
+	EventCalls int     // per-call event timings of each choice (the second column)
+	Keep       float64 // the screen keeps candidates within Keep× the fastest at some sample M
+	Tie        float64 // candidates within Tie (a fraction) of the best worst-case slowdown are timed again
+	Noise      float64 // timings whose p90 exceeds the median by more than Noise are timed again, then flagged
+
+	// Progress, when set, is called after each unit of work (one weight ×
+	// bucket, or filling in one) with the units done and planned so far,
+	// from one goroutine at a time.
+	Progress func(done, total int)
+}
+
+// DefaultConfig is the configuration autotune tunes with, for weights over
+// the kernels of cat.
+func DefaultConfig(cat *kernels.Catalog, weights []Weight) Config {
+	return Config{Catalog: cat, Weights: weights, MaxM: 8192, Splits: []int{1, 2, 4, 8}, Workspace: dispatch.DefaultWorkspaceBytes,
+		Prune: 4, ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05}
+}
+
+// ConfigError names the Config field that broke a rule.
+type ConfigError struct {
+	Field string // e.g. "MaxM"
+	Value any
+	Rule  string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("tuning: %s = %v: %s", e.Field, e.Value, e.Rule)
+}
+
+// Validate returns a *ConfigError for the first field that breaks its rule.
+func (c *Config) Validate() error {
+	bad := func(field string, v any, rule string) error { return &ConfigError{field, v, rule} }
+	switch {
+	case c.Catalog == nil:
+		return bad("Catalog", nil, "is required: the kernels to tune")
+	case len(c.Weights) == 0:
+		return bad("Weights", 0, "give at least one weight")
+	case c.MaxM < 1 || c.MaxM&(c.MaxM-1) != 0:
+		return bad("MaxM", c.MaxM, "is not a power of two: it is the last bucket edge")
+	case len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 }):
+		return bad("Splits", c.Splits, "want positive split-K factors such as 1,2,4,8")
+	case c.Reps < 1 || c.ScreenReps < 1 || c.EventCalls < 1:
+		return bad("Reps, ScreenReps, EventCalls", []int{c.Reps, c.ScreenReps, c.EventCalls}, "must be ≥ 1")
+	case c.Keep < 1:
+		return bad("Keep", c.Keep, "must be ≥ 1 (a ratio to the fastest)")
+	case c.Tie < 0 || c.Noise < 0 || c.Prune < 0 || c.Workspace < 0:
+		return bad("Tie, Noise, Prune, Workspace", []any{c.Tie, c.Noise, c.Prune, c.Workspace}, "must be ≥ 0")
+	}
+	return nil
+}

@@ -1,0 +1,11 @@
+package tuning
+
+// Candidates exposes candidates to the external tests.
+func (cfg *Config) Candidates(w Weight, sp Span, m Measurer) (cands, pruned []Candidate) {
+	return cfg.candidates(m.Device(), w, sp)
+}
+
+// TuneSpan exposes tuneSpan to the external tests.
+func (cfg *Config) TuneSpan(m Measurer, w Weight, sp Span) (*SpanResult, error) {
+	return cfg.tuneSpan(m, w, sp)
+}

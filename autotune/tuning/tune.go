@@ -1,0 +1,232 @@
+package tuning
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// Reject is a candidate the correctness gate threw out.
+type Reject struct {
+	Candidate Candidate
+	M         int
+	Why       string
+}
+
+// LogRow is one timing taken; Phase is screen, full, retime, probe, fill or
+// events.
+type LogRow struct {
+	M         int
+	Candidate Candidate
+	Timing    Timing
+	Phase     string
+}
+
+// SpanResult is what one (weight, bucket) measured.
+type SpanResult struct {
+	Weight  Weight
+	Span    Span
+	Passed  []Candidate                  // constraint survivors that passed the gate
+	Rejects []Reject                     // what the gate threw out
+	Pruned  []Candidate                  // estimated too slow to time
+	Kept    []Candidate                  // fully timed at the sample Ms (the screen's survivors)
+	Retimed []Candidate                  // near-ties and noisy candidates, timed again with 3× the replays
+	Times   map[int]map[Candidate]Timing // final timings at the sample Ms
+	Events  map[int]Timing               // the exact entry's choice by per-call events, by M
+	Probe   map[Candidate]Timing         // held-out timings at Span.ProbeM()
+	Log     []LogRow
+}
+
+// Result is a tuning run: every (weight, bucket) measured, in the order of
+// the configuration's weights and then M, and the entries chosen from them.
+type Result struct {
+	Config  *Config
+	Device  dispatch.DeviceInfo
+	Spans   []*SpanResult
+	Entries []dispatch.Entry // one exact entry per weight, one default per dtype
+	Choices []Choice         // every bucket of Entries, with its bucket loss
+}
+
+// Tune measures every weight at every bucket of cfg over ms (one kind of
+// device; the work is spread over them), chooses the entries, with base's
+// choices for buckets nothing measured, and times each exact entry's choices
+// by per-call events.
+func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(ms) == 0 {
+		return nil, errors.New("tuning: no measurer: give at least one device")
+	}
+	dev := ms[0].Device()
+	for _, m := range ms[1:] {
+		if m.Device().Name != dev.Name {
+			return nil, fmt.Errorf("tuning: the measurers mix %s and %s: tune one kind of GPU per run", dev.Name, m.Device().Name)
+		}
+	}
+	spans, err := cfg.measure(ms)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Config: cfg, Device: dev, Spans: spans}
+	if r.Entries, r.Choices, err = buildEntries(samples(dev.Arch, spans), base, cfg.MaxM); err != nil {
+		return nil, err
+	}
+	exact := &dispatch.Table{Entries: r.Entries}
+	err = runUnits(ms, len(spans), func() {}, func(m Measurer, i int) error { return cfg.eventColumn(m, spans[i], exact) })
+	return r, err
+}
+
+// measure tunes every (weight, bucket) over the measurers, largest Ms first
+// so that devices finish together, then times the default entries' missing
+// contenders.
+func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, error) {
+	type unit struct {
+		w  Weight
+		sp Span
+	}
+	var units []unit
+	sp := Spans(cfg.MaxM)
+	for i := len(sp) - 1; i >= 0; i-- {
+		for _, w := range cfg.Weights {
+			units = append(units, unit{w, sp[i]})
+		}
+	}
+	var mu sync.Mutex // Progress is called from one goroutine at a time
+	done, total := 0, len(units)
+	tick := func() {
+		if cfg.Progress != nil {
+			mu.Lock()
+			done++
+			cfg.Progress(done, total)
+			mu.Unlock()
+		}
+	}
+	results := make([]*SpanResult, len(units))
+	err := runUnits(ms, len(units), tick, func(m Measurer, i int) (err error) {
+		results[i], err = cfg.tuneSpan(m, units[i].w, units[i].sp)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	fills := fillUnits(results)
+	var todo []*SpanResult
+	for _, r := range results {
+		if len(fills[r]) > 0 {
+			todo = append(todo, r)
+		}
+	}
+	mu.Lock()
+	total += len(todo)
+	mu.Unlock()
+	err = runUnits(ms, len(todo), tick, func(m Measurer, i int) error { return cfg.fill(m, todo[i], fills[todo[i]]) })
+	slices.SortFunc(results, func(a, b *SpanResult) int {
+		return cmp.Or(slices.Index(cfg.Weights, a.Weight)-slices.Index(cfg.Weights, b.Weight), a.Span.Lo-b.Span.Lo)
+	})
+	return results, err
+}
+
+// runUnits calls do(m, i) for every i < n, spreading the calls over the
+// measurers (one goroutine each), and done after each call that succeeds;
+// after the first error no new call starts.
+func runUnits(ms []Measurer, n int, done func(), do func(Measurer, int) error) error {
+	var next atomic.Int64
+	var failed atomic.Bool
+	var mu sync.Mutex
+	var errs []error
+	var wg sync.WaitGroup
+	for _, m := range ms {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := do(m, i); err != nil {
+					failed.Store(true)
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+					return
+				}
+				done()
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// fillUnits finds, per (dtype, bucket), the candidates kept for some aligned
+// weight but not timed on another aligned weight that passed their gate:
+// the default entry, chosen over all aligned weights together, needs every
+// contender timed on every one of them.
+func fillUnits(results []*SpanResult) map[*SpanResult][]Candidate {
+	type key struct {
+		dt dispatch.DType
+		sp Span
+	}
+	contenders := map[key][]Candidate{}
+	for _, r := range results {
+		if r.Weight.Aligned() {
+			k := key{r.Weight.DType, r.Span}
+			for _, c := range r.Kept {
+				if !slices.Contains(contenders[k], c) {
+					contenders[k] = append(contenders[k], c)
+				}
+			}
+		}
+	}
+	out := map[*SpanResult][]Candidate{}
+	for _, r := range results {
+		if !r.Weight.Aligned() {
+			continue
+		}
+		for _, c := range contenders[key{r.Weight.DType, r.Span}] {
+			if slices.Contains(r.Passed, c) && !slices.Contains(r.Kept, c) {
+				out[r] = append(out[r], c)
+			}
+		}
+	}
+	return out
+}
+
+// fill times the missing contenders of one span fully at its sample Ms.
+func (cfg *Config) fill(ms Measurer, r *SpanResult, cands []Candidate) error {
+	slices.SortFunc(cands, compareCandidates)
+	ts, err := r.timeAll(ms, cands, r.Span.SampleMs(), cfg.Reps, "fill")
+	if err != nil {
+		return err
+	}
+	for m, byC := range ts {
+		for c, t := range byC {
+			r.Times[m][c] = t
+		}
+	}
+	return nil
+}
+
+// eventColumn times the exact entries' choices at every timed M of r by
+// per-call events, the report's second column.
+func (cfg *Config) eventColumn(ms Measurer, r *SpanResult, exact *dispatch.Table) error {
+	for _, m := range r.Span.TimedMs() {
+		b := exact.Route(r.Weight.Key(ms.Device().Arch), m)
+		if b == nil {
+			continue
+		}
+		c := Candidate{b.Kernel, b.SplitK}
+		t, err := ms.Events(r.Weight, m, c, cfg.EventCalls)
+		if err != nil {
+			return fmt.Errorf("%s M=%d: events of %s: %w", r.Weight.Name, m, c, err)
+		}
+		r.Events[m] = t
+		r.Log = append(r.Log, LogRow{m, c, t, "events"})
+	}
+	return nil
+}

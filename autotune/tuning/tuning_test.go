@@ -1,0 +1,278 @@
+package tuning_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+type cand = tuning.Candidate
+
+func testConfig(t *testing.T, ws ...tuning.Weight) *tuning.Config {
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	return &tuning.Config{Catalog: cat, Weights: ws, MaxM: 8192, Splits: []int{1, 2, 4, 8}, Workspace: 256 << 20,
+		ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05}
+}
+
+var qkv = tuning.Weight{Name: "l3-8b.qkv", DType: dispatch.BF16, N: 6144, K: 4096}
+
+func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
+	cfg := testConfig(t)
+	gpu := tuningtest.NewGPU()
+	cands, pruned := cfg.Candidates(qkv, tuning.Span{Lo: 9, Hi: 16}, gpu)
+	assert.Empty(t, pruned) // prune 0: time everything
+	assert.NotContains(t, cands, cand{"t80_mma", 1}, "the sm_80 image is not native on sm_90")
+	assert.Contains(t, cands, cand{"t90_mma", 8})
+	assert.NotContains(t, cands, cand{"t90_big", 2}, "t90_big has no split-K")
+
+	// Odd N and K: only the 2-byte kernel qualifies.
+	odd := tuning.Weight{Name: "odd", DType: dispatch.BF16, N: 769, K: 5125}
+	cands, _ = cfg.Candidates(odd, tuning.Span{Lo: 9, Hi: 16}, gpu)
+	assert.Equal(t, []cand{{"t90_any", 1}}, cands)
+
+	// A split whose workspace exceeds the reserve is not tried.
+	cfg.Workspace = 4 * 16 * 6144 * 4 // split-K 4 at M = 16 fits, 8 does not
+	cands, _ = cfg.Candidates(qkv, tuning.Span{Lo: 9, Hi: 16}, gpu)
+	assert.Contains(t, cands, cand{"t90_mma", 4})
+	assert.NotContains(t, cands, cand{"t90_mma", 8})
+
+	// The model prunes the 1-token kernel at large M and keeps the big tile.
+	cfg = testConfig(t)
+	cfg.Prune = 4
+	cands, pruned = cfg.Candidates(qkv, tuning.Span{Lo: 4097, Hi: 8192}, gpu)
+	assert.Contains(t, pruned, cand{"t90_row", 1})
+	assert.Contains(t, cands, cand{"t90_big", 1})
+}
+
+func TestTuneSpanRejectsFastWrongKernel(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	gpu := tuningtest.NewGPU()
+	r, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
+	require.NoError(t, err)
+	require.Len(t, r.Rejects, 1)
+	assert.Equal(t, cand{"t90_wrong", 1}, r.Rejects[0].Candidate)
+	assert.Equal(t, 9, r.Rejects[0].M, "rejected at the first gate M")
+	assert.Contains(t, r.Rejects[0].Why, "D[3,17]")
+	for _, call := range gpu.Timed {
+		assert.NotEqual(t, "t90_wrong", call.C.Kernel, "a wrong kernel is never timed")
+	}
+	// Every passed candidate was gated at 9, 16 and 15.
+	assert.Equal(t, 3*(len(r.Passed))+1, len(gpu.Gated))
+	assert.NotContains(t, r.Passed, cand{"t90_wrong", 1})
+}
+
+func TestTuneSpanScreensKeepsAndProbes(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	gpu := tuningtest.NewGPU()
+	r, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
+	require.NoError(t, err)
+	// At M = 9…16 t90_mma split 4 is fastest (9.9·0.9 µs at both edges);
+	// t90_row (72–128 µs) and t90_big (35 µs) are screened out.
+	assert.Contains(t, r.Kept, cand{"t90_mma", 4})
+	assert.NotContains(t, r.Kept, cand{"t90_row", 1})
+	assert.NotContains(t, r.Kept, cand{"t90_big", 1})
+	for _, c := range r.Kept {
+		assert.Contains(t, r.Times[9], c)
+		assert.Contains(t, r.Times[16], c)
+		assert.Contains(t, r.Probe, c, "kept candidates are timed at the held-out M")
+	}
+	assert.Equal(t, 12, tuning.Span{Lo: 9, Hi: 16}.ProbeM())
+	var phases []string
+	for _, l := range r.Log {
+		if !slices.Contains(phases, l.Phase) {
+			phases = append(phases, l.Phase)
+		}
+	}
+	assert.Equal(t, []string{"screen", "full", "probe"}, phases)
+	for _, call := range gpu.Timed {
+		if call.M == 12 {
+			assert.Equal(t, 20, call.Reps)
+		}
+	}
+}
+
+func TestTuneSpanRetimesNearTiesAndNoise(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	gpu := tuningtest.NewGPU()
+	// Two candidates 1 % apart at M = 1, and t90_row noisy on its first timings.
+	gpu.Speed = func(w tuning.Weight, m int, c cand) float64 {
+		switch c {
+		case cand{"t90_row", 1}:
+			return 10
+		case cand{"t90_mma", 1}:
+			return 10.1
+		}
+		return 50
+	}
+	gpu.Noisy = map[cand]int{{"t90_row", 1}: 2} // screen and full timings are noisy
+	r, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 1, Hi: 1})
+	require.NoError(t, err)
+	assert.Equal(t, []cand{{"t90_mma", 1}, {"t90_row", 1}}, r.Retimed)
+	retimes := 0
+	for _, call := range gpu.Timed {
+		if call.Reps == 60 {
+			retimes++
+			assert.Contains(t, r.Retimed, call.C)
+		}
+	}
+	assert.Equal(t, 2, retimes, "each near-tie once at the bucket's one M, with 3× the replays")
+	assert.InDelta(t, 0.01, r.Times[1][cand{"t90_row", 1}].Dispersion(), 1e-9, "the re-timing replaced the noisy one")
+
+	// A candidate noisy every time is timed again and stays noisy (the
+	// report flags it: see report's TestNotesFlagNoisyTimings).
+	gpu = tuningtest.NewGPU()
+	gpu.Noisy = map[cand]int{{"t90_mma", 4}: 100}
+	r, err = cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
+	require.NoError(t, err)
+	assert.Contains(t, r.Retimed, cand{"t90_mma", 4})
+	assert.Greater(t, r.Times[16][cand{"t90_mma", 4}].Dispersion(), cfg.Noise)
+}
+
+func TestTuneSpanStopsOnDeviceError(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	gpu := tuningtest.NewGPU()
+	gpu.Fail = errors.New("CUDA_ERROR_ILLEGAL_ADDRESS")
+	_, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS")
+	assert.Contains(t, err.Error(), "l3-8b.qkv M=9")
+}
+
+// Tune end to end on two fake GPUs: the choices follow tuningtest.Speed,
+// the default entry learns from the aligned weights only, and the merged
+// table keeps the base's other entries.
+func TestTuneChoosesAndMerges(t *testing.T) {
+	o := tuning.Weight{Name: "o", DType: dispatch.BF16, N: 4096, K: 4096}
+	odd := tuning.Weight{Name: "odd", DType: dispatch.BF16, N: 769, K: 5125}
+	cfg := testConfig(t, qkv, o, odd)
+	cfg.MaxM = 4096
+	var progress []int
+	cfg.Progress = func(done, total int) { progress = append(progress, total) }
+	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{
+		{Arch: dispatch.SM80, In: dispatch.BF16, Out: dispatch.BF16, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", SplitK: 1}}}}}
+	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU(), tuningtest.NewGPU()}, base)
+	require.NoError(t, err)
+	assert.Len(t, res.Spans, 3*13)
+	assert.Len(t, res.Entries, 4, "qkv, o, odd and the default")
+	assert.Len(t, res.Choices, 4*14)
+	assert.GreaterOrEqual(t, len(progress), 3*13)
+	tab, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1"), res.Entries, cfg.Catalog)
+	require.NoError(t, err)
+	assert.Equal(t, "measured", tab.Provenance.Source)
+	assert.Equal(t, "sm_90", tab.Provenance.Arch)
+	assert.Equal(t, tuning.Method, tab.Provenance.Method)
+	exact, def := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	require.NotNil(t, exact)
+	require.NotNil(t, def)
+	assert.Equal(t, "t90_row", exact.Bucket(1).Kernel)
+	assert.Equal(t, "t90_mma", exact.Bucket(12).Kernel)
+	assert.Equal(t, 4, exact.Bucket(12).SplitK)
+	assert.Equal(t, "t90_big", exact.Bucket(100000).Kernel)
+	assert.NotEqual(t, "t90_any", def.Bucket(64).Kernel, "the odd weight does not shape the default")
+	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 1, 1)
+	require.NotNil(t, sm80)
+	for _, sr := range res.Spans {
+		if sr.Weight == qkv && sr.Span.Lo == 1 {
+			assert.Equal(t, tuning.Timing{Median: 17, P90: 18.12}, sr.Events[1], "the events column times the exact choice")
+		}
+	}
+	heur := tuning.Heuristic(res.Entries)
+	assert.Empty(t, heur[0].Buckets[0].TimesUS)
+	assert.NotEmpty(t, res.Entries[0].Buckets[0].TimesUS, "Heuristic copies")
+
+	// Two kinds of GPU in one run are refused, and so is a bad config.
+	a100 := tuningtest.NewGPU()
+	a100.Dev.Name = "NVIDIA A100-SXM4-80GB"
+	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU(), a100}, base)
+	assert.ErrorContains(t, err, "one kind of GPU")
+	cfg.Keep = 0.5
+	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, base)
+	var ce *tuning.ConfigError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, "Keep", ce.Field)
+}
+
+func TestConfigValidate(t *testing.T) {
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	good := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
+	require.NoError(t, good.Validate())
+	for field, mut := range map[string]func(*tuning.Config){
+		"Catalog": func(c *tuning.Config) { c.Catalog = nil },
+		"Weights": func(c *tuning.Config) { c.Weights = nil },
+		"MaxM":    func(c *tuning.Config) { c.MaxM = 1000 },
+		"Splits":  func(c *tuning.Config) { c.Splits = []int{0} },
+		"Keep":    func(c *tuning.Config) { c.Keep = 0.5 },
+	} {
+		c := good
+		mut(&c)
+		var ce *tuning.ConfigError
+		require.ErrorAs(t, c.Validate(), &ce, field)
+		assert.Equal(t, field, ce.Field)
+	}
+}
+
+// The model measurer predicts a run without a GPU and, over the embedded
+// kernels, leaves no bucket of a Llama-3-8B weight without a kernel.
+func TestModelMeasurer(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	base, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	require.NoError(t, err)
+	cfg := tuning.DefaultConfig(cat, ws)
+	mm := tuning.NewModelMeasurer(dispatch.H200, cat, cfg.MaxM)
+	res, err := tuning.Tune(&cfg, []tuning.Measurer{mm}, base)
+	require.NoError(t, err)
+	assert.Len(t, res.Entries, 5)
+	p := mm.Prediction()
+	assert.Positive(t, p.Checks)
+	assert.Positive(t, p.Timings)
+	assert.Greater(t, p.Seconds, p.CheckSeconds)
+	assert.Len(t, p.BySpan, 14)
+	_, err = mm.Time(qkv, 1, cand{"nope", 1}, 1)
+	assert.ErrorContains(t, err, `kernel "nope" is not in the manifest`)
+}
+
+func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	require.NoError(t, err)
+	// The Llama-3-8B rows of the repo's shapes file (the names and columns
+	// of ../shared/gpu/shapes-llama3-8b.csv), so tune's points and the
+	// peer's line up.
+	shapes, err := tuning.ReadShapes("../../scripts/shapes-decode.csv")
+	require.NoError(t, err)
+	shapes = slices.DeleteFunc(shapes, func(s tuning.Shape) bool { return !strings.HasPrefix(s.Name, "l3-8b.") })
+	assert.ElementsMatch(t, tuning.WeightsFromShapes(shapes, nil), ws)
+	_, err = tuning.ModelWeights("gpt-5", nil)
+	assert.ErrorContains(t, err, "llama3-8b")
+	_, err = tuning.ParseDTypes("bf16,e4m3")
+	assert.ErrorContains(t, err, "bf16 and f16")
+}
+
+func TestReadShapesTheSharedFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shapes.csv")
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype\nqkv,1,6144,4096,bf16\no,16,4096,4096,fp16\nx,2,8,8,\n"), 0o644))
+	got, err := tuning.ReadShapes(path)
+	require.NoError(t, err)
+	assert.Equal(t, []tuning.Shape{{"qkv", 1, 6144, 4096, dispatch.BF16}, {"o", 16, 4096, 4096, dispatch.F16}, {"x", 2, 8, 8, dispatch.BF16}}, got)
+
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K\nqkv,one,6144,4096\n"), 0o644))
+	_, err = tuning.ReadShapes(path)
+	assert.ErrorContains(t, err, "shapes.csv:2")
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N\nqkv,1,6144\n"), 0o644))
+	_, err = tuning.ReadShapes(path)
+	assert.ErrorContains(t, err, `no "K" column`)
+}

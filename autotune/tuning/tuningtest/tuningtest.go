@@ -1,0 +1,145 @@
+// Package tuningtest has what tests of the tuning pipeline share: a small
+// kernel manifest with one kernel of each role, and a fake GPU that answers
+// checks and timings from a formula.
+package tuningtest
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Manifest has sm_90 kernels of four kinds and one sm_80 kernel the tuner
+// must not time on an sm_90 device (not native there):
+//
+//	t90_row:   1 token per block, fast at M = 1, hopeless at large M
+//	t90_mma:   16×64 tiles, split-K up to 8
+//	t90_big:   128×128 tiles, for large M
+//	t90_wrong: fast everywhere but wrong: the gate must throw it out
+//	t90_any:   2-byte alignment, the only one for odd N and K
+//	t80_mma:   the sm_80 image
+func Manifest() kernels.Manifest {
+	// The analytic model's view of each family, as the generator writes it.
+	models := map[string]kernels.Model{
+		"decode_fma": {Kind: kernels.ModelDecode, RateShare: 1.0 / 12, StreamShare: 1, RasterGroup: 1},
+		"decode_mma": {Kind: kernels.ModelDecode, RateShare: 0.25, StreamShare: 1, RasterGroup: 1},
+		"tiled_mma":  {Kind: kernels.ModelTiled, RateShare: 0.45, StreamShare: 0.8, RasterGroup: 8},
+	}
+	k := func(name, image, family string, arch dispatch.Arch, tm, tn, split, align int) kernels.KernelSpec {
+		s := kernels.KernelSpec{Name: name, Image: image, Family: family, MinArch: arch, In: dispatch.BF16, Out: dispatch.BF16,
+			Layout: kernels.LayoutTN, TileM: tm, TileN: tn, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: align, LDAlign: align, KMultiple: align / 2, MaxSplitK: split, Reduction: kernels.ReduceNone,
+			IndexBits: 64, LoadBytes: 64, Model: models[family]}
+		if split > 1 {
+			s.Reduction, s.ReduceKernel = kernels.ReduceWorkspace, "reduce"
+		}
+		return s
+	}
+	return kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}, {File: "sm80.fatbin", SmemLimit: 227 << 10}},
+		Kernels: []kernels.KernelSpec{
+			k("t90_row", "sm90.fatbin", "decode_fma", dispatch.SM90, 1, 64, 1, 16),
+			k("t90_mma", "sm90.fatbin", "decode_mma", dispatch.SM90, 16, 64, 8, 16),
+			k("t90_big", "sm90.fatbin", "tiled_mma", dispatch.SM90, 128, 128, 1, 16),
+			k("t90_wrong", "sm90.fatbin", "decode_mma", dispatch.SM90, 16, 64, 1, 16),
+			k("t90_any", "sm90.fatbin", "decode_fma", dispatch.SM90, 4, 64, 1, 2),
+			k("t80_mma", "sm80.fatbin", "decode_mma", dispatch.SM80, 16, 64, 1, 16),
+		}}
+}
+
+// Catalog is Manifest's catalog.
+func Catalog() (*kernels.Catalog, error) { return kernels.NewCatalog(Manifest()) }
+
+// GPU is an injected Measurer: times come from Speed, t90_wrong fails every
+// check, and calls are recorded.
+type GPU struct {
+	Dev   dispatch.DeviceInfo
+	Speed func(w tuning.Weight, m int, c tuning.Candidate) float64 // µs
+	Noisy map[tuning.Candidate]int                                 // the first n timings of c have a p90 twice the median
+	Fail  error                                                    // returned by every timing once set
+	Delay time.Duration
+
+	mu     sync.Mutex
+	Gated  []tuning.Candidate
+	Timed  []TimeCall
+	noises map[tuning.Candidate]int
+}
+
+// TimeCall is one Time (or Events) call a GPU answered.
+type TimeCall struct {
+	W    tuning.Weight
+	M    int
+	C    tuning.Candidate
+	Reps int
+}
+
+// NewGPU returns an H200 that answers by Speed.
+func NewGPU() *GPU {
+	return &GPU{Dev: dispatch.H200, Speed: Speed, noises: map[tuning.Candidate]int{}}
+}
+
+// Speed: t90_row wins at M = 1, t90_mma in the teens, t90_big at large M;
+// split-K 4 helps t90_mma at small M; t90_wrong is fastest of all.
+func Speed(w tuning.Weight, m int, c tuning.Candidate) float64 {
+	work := float64(w.N) * float64(w.K) / (4096 * 4096)
+	var t float64
+	switch c.Kernel {
+	case "t90_row":
+		t = 8 * work * float64(m)
+	case "t90_mma":
+		t = 10*work*math.Ceil(float64(m)/16) + 1
+		if c.SplitK == 4 && m <= 16 {
+			t *= 0.9
+		} else if c.SplitK > 1 {
+			t *= 1.2 + 0.01*float64(c.SplitK)
+		}
+	case "t90_big":
+		t = 30*work*math.Ceil(float64(m)/128) + 5
+	case "t90_wrong":
+		t = 1
+	case "t90_any":
+		t = 12 * work * math.Ceil(float64(m)/4)
+	}
+	return t
+}
+
+// Device returns Dev.
+func (f *GPU) Device() dispatch.DeviceInfo { return f.Dev }
+
+// Check records the call and fails t90_wrong.
+func (f *GPU) Check(w tuning.Weight, m int, c tuning.Candidate) error {
+	f.mu.Lock()
+	f.Gated = append(f.Gated, c)
+	f.mu.Unlock()
+	if c.Kernel == "t90_wrong" {
+		return fmt.Errorf("%w: D[3,17] = 1.5, want 0.25", tuning.ErrWrong)
+	}
+	return nil
+}
+
+// Time answers Speed (p90 1 % above, or twice the median while c is noisy).
+func (f *GPU) Time(w tuning.Weight, m int, c tuning.Candidate, reps int) (tuning.Timing, error) {
+	time.Sleep(f.Delay)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Fail != nil {
+		return tuning.Timing{}, f.Fail
+	}
+	f.Timed = append(f.Timed, TimeCall{w, m, c, reps})
+	med := f.Speed(w, m, c)
+	if f.noises[c] < f.Noisy[c] {
+		f.noises[c]++
+		return tuning.Timing{Median: med, P90: 2 * med}, nil
+	}
+	return tuning.Timing{Median: med, P90: 1.01 * med}, nil
+}
+
+// Events answers Time plus 5 µs (6 µs at the p90).
+func (f *GPU) Events(w tuning.Weight, m int, c tuning.Candidate, calls int) (tuning.Timing, error) {
+	t, err := f.Time(w, m, c, calls)
+	return tuning.Timing{Median: t.Median + 5, P90: t.P90 + 6}, err
+}

@@ -1,0 +1,144 @@
+package tuning
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Weight is one linear layer's weight as the tuner routes it: its name,
+// dtype (in and out), N (output features) and K (input features).
+type Weight struct {
+	Name  string
+	DType dispatch.DType
+	N, K  int
+}
+
+// Aligned reports whether every 16-byte kernel can run the weight (N and K
+// multiples of 8 elements): default entries learn from such weights only.
+func (w Weight) Aligned() bool { return w.N%8 == 0 && w.K%8 == 0 }
+
+// transformer is a decoder's dimensions; its linear layers at tensor
+// parallelism 1 are fused as inference code runs them (q, k and v in one
+// GEMM, gate and up in one).
+type transformer struct {
+	prefix                          string // shape-name prefix, as in ../shared/gpu/shapes-*.csv
+	hidden, heads, kvHeads, headDim int
+	ffn                             int // intermediate size
+}
+
+func (t transformer) weights(dt dispatch.DType) []Weight {
+	return []Weight{
+		{t.prefix + ".qkv", dt, (t.heads + 2*t.kvHeads) * t.headDim, t.hidden},
+		{t.prefix + ".o", dt, t.hidden, t.heads * t.headDim},
+		{t.prefix + ".gateup", dt, 2 * t.ffn, t.hidden},
+		{t.prefix + ".down", dt, t.hidden, t.ffn},
+	}
+}
+
+// models are the presets of ModelWeights (dimensions from the models'
+// published configs).
+var models = map[string]transformer{
+	"llama3-8b":   {"l3-8b", 4096, 32, 8, 128, 14336},
+	"llama3-70b":  {"l3-70b", 8192, 64, 8, 128, 28672},
+	"llama3.2-1b": {"l3.2-1b", 2048, 32, 8, 64, 8192},
+	"qwen2.5-7b":  {"qwen2.5-7b", 3584, 28, 4, 128, 18944},
+}
+
+// ModelNames lists the model presets, comma-separated.
+func ModelNames() string { return strings.Join(slices.Sorted(maps.Keys(models)), ", ") }
+
+// ModelWeights returns the weights of a model preset in each dtype.
+func ModelWeights(model string, dtypes []dispatch.DType) ([]Weight, error) {
+	t, ok := models[model]
+	if !ok {
+		return nil, fmt.Errorf("unknown model %q: use one of %s, or a shapes CSV", model, ModelNames())
+	}
+	var out []Weight
+	for _, dt := range dtypes {
+		out = append(out, t.weights(dt)...)
+	}
+	return out, nil
+}
+
+// Shape is one row of a shapes CSV (name,M,N,K[,dtype]), the columns
+// ../shared/gpu/peer_cublas.py reads, so that outputs line up row for row.
+type Shape struct {
+	Name    string
+	M, N, K int
+	DType   dispatch.DType
+}
+
+// ReadShapes reads a shapes CSV; a missing or empty dtype is bf16.
+func ReadShapes(path string) ([]Shape, error) {
+	f, err := fileio.ReadCSV(path, "name", "M", "N", "K")
+	if err != nil {
+		return nil, err
+	}
+	var out []Shape
+	for r := range f.Rows() {
+		s := Shape{Name: r.Raw("name"), M: r.Int("M"), N: r.Int("N"), K: r.Int("K"), DType: dispatch.BF16}
+		if dt := r.Str("dtype"); dt != "" {
+			s.DType, err = kernels.ParseDType(dt)
+			r.Fail(err)
+		}
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// WeightsFromShapes returns the distinct weights of shapes (their M is
+// ignored: the tuner picks Ms per bucket). With dtypes, each weight is tuned
+// in each of them; without, in the shape's dtype.
+func WeightsFromShapes(shapes []Shape, dtypes []dispatch.DType) []Weight {
+	var out []Weight
+	add := func(w Weight) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	for _, s := range shapes {
+		if len(dtypes) == 0 {
+			add(Weight{s.Name, s.DType, s.N, s.K})
+		}
+		for _, dt := range dtypes {
+			add(Weight{s.Name, dt, s.N, s.K})
+		}
+	}
+	return out
+}
+
+// ParseDTypes parses a comma-separated list of the dtypes the tuner
+// measures, bf16 and f16 ("" gives none).
+func ParseDTypes(s string) ([]dispatch.DType, error) {
+	var out []dispatch.DType
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		dt, err := kernels.ParseDType(f)
+		if err != nil {
+			return nil, err
+		}
+		if dt != dispatch.BF16 && dt != dispatch.F16 {
+			return nil, fmt.Errorf("dtype %s: the tuner measures bf16 and f16 (16-bit in and out)", dt)
+		}
+		if !slices.Contains(out, dt) {
+			out = append(out, dt)
+		}
+	}
+	return out, nil
+}
+
+// Key is the key of w's exact entry for arch.
+func (w Weight) Key(arch dispatch.Arch) dispatch.EntryKey {
+	return dispatch.EntryKey{Arch: arch, In: w.DType, Out: w.DType, Layout: kernels.LayoutTN, N: w.N, K: w.K}
+}
