@@ -1,35 +1,50 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-func init() {
-	commands["compare"] = command{"list per-bucket slowdowns between two measured tables; exit 1 past -threshold %", runCompare}
+var compareCmd = &command{
+	Name:      "compare",
+	UsageLine: "[-threshold 3] [-manifest PATH] OLD.yaml NEW.yaml",
+	Short:     "list per-bucket slowdowns between two measured tables; exit 1 past -threshold %",
+	Long: `Compare matches the entries of two tables by key and their buckets by range,
+and lists every M at which both recorded a time, with the change in % and
+the kernels. It exits 1 when a point is slower by more than -threshold %.`,
+	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
+		threshold := fs.Float64("threshold", 3, "slowdown in % past which the command fails")
+		manifest := fs.String("manifest", "", manifestHelp)
+		return func(std *stdio, files []string) int {
+			if len(files) != 2 {
+				return std.usageErr("compare", "give two table files, the old one first")
+			}
+			cat, err := loadCatalog(*manifest)
+			if err != nil {
+				return std.fail(err)
+			}
+			var tables [2]*dispatch.Table
+			for i, f := range files {
+				if tables[i], err = loadTable(f, cat); err != nil {
+					return std.fail(err)
+				}
+			}
+			return printComparison(std, tables[0], tables[1], *threshold)
+		}
+	},
 }
 
-// slowdown is one measured point present in both tables.
-type slowdown struct {
-	entry         string
-	bucket        string
-	m             int
-	oldUS, newUS  float64
-	oldK, newK    string
-	pct           float64 // (new/old - 1) × 100
-	pastThreshold bool
-}
-
-// compareTables matches entries by key and buckets by range, and compares
-// the times both recorded at the same M.
-func compareTables(oldT, newT *dispatch.Table, threshold float64) []slowdown {
-	var out []slowdown
+// printComparison writes the points both tables timed and returns the exit
+// code.
+func printComparison(std *stdio, oldT, newT *dispatch.Table, threshold float64) int {
+	fmt.Fprintln(std.out, "| entry | bucket | M | old µs | new µs | change | old kernel → new kernel |\n| --- | --- | --- | --- | --- | --- | --- |")
+	points, slower := 0, 0
 	for _, ne := range newT.Entries {
-		oe := findEntry(oldT, ne)
+		oe := oldT.Entry(ne.Key())
 		if oe == nil {
 			continue
 		}
@@ -43,73 +58,24 @@ func compareTables(oldT, newT *dispatch.Table, threshold float64) []slowdown {
 					if !ok || ot <= 0 {
 						continue
 					}
-					s := slowdown{entry: entryName(ne), bucket: nb.String(), m: m, oldUS: ot, newUS: nb.TimesUS[m],
-						oldK: ob.Kernel, newK: nb.Kernel, pct: 100 * (nb.TimesUS[m]/ot - 1)}
-					s.pastThreshold = s.pct > threshold
-					out = append(out, s)
+					pct, mark := 100*(nb.TimesUS[m]/ot-1), ""
+					if pct > threshold {
+						mark, slower = " ✗", slower+1
+					}
+					points++
+					fmt.Fprintf(std.out, "| %s | %s | %d | %.2f | %.2f | %+.1f %%%s | %s → %s |\n", ne.Key(), nb.String(), m, ot, nb.TimesUS[m], pct, mark, ob.Kernel, nb.Kernel)
 				}
 			}
 		}
 	}
-	return out
-}
-
-func findEntry(t *dispatch.Table, e dispatch.Entry) *dispatch.Entry {
-	for i := range t.Entries {
-		if sameEntryKey(t.Entries[i], e) {
-			return &t.Entries[i]
-		}
-	}
-	return nil
-}
-
-func entryName(e dispatch.Entry) string {
-	if e.N == 0 {
-		return fmt.Sprintf("%s %s→%s default", e.Arch, e.In, e.Out)
-	}
-	return fmt.Sprintf("%s %s→%s N=%d K=%d", e.Arch, e.In, e.Out, e.N, e.K)
-}
-
-func runCompare(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("compare", "OLD.yaml NEW.yaml [-threshold 3] [-manifest PATH]", stderr)
-	threshold := fs.Float64("threshold", 3, "slowdown in % past which the command fails")
-	manifest := fs.String("manifest", "", "kernel manifest JSON (default: the embedded one)")
-	files, code := parse(fs, args)
-	if code >= 0 {
-		return code
-	}
-	if len(files) != 2 {
-		fs.Usage()
-		return 2
-	}
-	cat, err := loadCatalog(*manifest)
-	if err != nil {
-		return fail(stderr, err)
-	}
-	var tables [2]*dispatch.Table
-	for i, f := range files {
-		if tables[i], err = loadTableFile(f, cat); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	rows := compareTables(tables[0], tables[1], *threshold)
-	if len(rows) == 0 {
-		fmt.Fprintln(stdout, "no bucket has times at the same M in both tables: nothing to compare")
-		return 0
-	}
-	fmt.Fprintln(stdout, "| entry | bucket | M | old µs | new µs | change | old kernel → new kernel |\n| --- | --- | --- | --- | --- | --- | --- |")
-	failed := 0
-	for _, r := range rows {
-		mark := ""
-		if r.pastThreshold {
-			mark, failed = " ✗", failed+1
-		}
-		fmt.Fprintf(stdout, "| %s | %s | %d | %.2f | %.2f | %+.1f %%%s | %s → %s |\n", r.entry, r.bucket, r.m, r.oldUS, r.newUS, r.pct, mark, r.oldK, r.newK)
-	}
-	if failed > 0 {
-		fmt.Fprintf(stderr, "compare: %d of %d points slower by more than %.1f %%\n", failed, len(rows), *threshold)
+	switch {
+	case points == 0:
+		fmt.Fprintln(std.out, "no bucket has times at the same M in both tables: nothing to compare")
+	case slower > 0:
+		fmt.Fprintf(std.err, "compare: %d of %d points slower by more than %.1f %%\n", slower, points, threshold)
 		return 1
+	default:
+		fmt.Fprintf(std.out, "ok: %d points, none slower by more than %.1f %%\n", points, threshold)
 	}
-	fmt.Fprintf(stdout, "ok: %d points, none slower by more than %.1f %%\n", len(rows), *threshold)
 	return 0
 }

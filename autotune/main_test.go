@@ -22,21 +22,37 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 func TestUsage(t *testing.T) {
 	code, out, _ := runCLI("help")
 	assert.Equal(t, 0, code)
-	for _, s := range []string{"check", "explain", "not in this build", "tune", "bench", "compare"} {
+	for _, s := range []string{"check", "explain", "tune", "model", "points", "bench", "compare", "report"} {
 		assert.Contains(t, out, s)
 	}
+	assert.Less(t, strings.Index(out, "  tune "), strings.Index(out, "  model "), "the explicit order: tune first")
+	assert.NotContains(t, out, "  table ", "the table command is gone: tune writes tables")
 	code, _, errOut := runCLI()
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "usage: autotune")
 	code, out, _ = runCLI("help", "explain")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "-align-b")
+	assert.Contains(t, out, "usage: autotune explain ")
+	assert.Contains(t, out, "Explain plans one problem", "the long help")
+	for _, c := range commands {
+		code, out, _ = runCLI("help", c.Name)
+		assert.Equal(t, 0, code, c.Name)
+		assert.Contains(t, out, "usage: autotune "+c.Name+" ", c.Name)
+		assert.NotEmpty(t, c.Short, c.Name)
+	}
+	code, _, errOut = runCLI("help", "frobnicate")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "unknown command")
+	code, out, _ = runCLI("tune", "-h")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out, "-h prints the flags to stderr")
 	code, _, errOut = runCLI("frobnicate")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `unknown command "frobnicate"`)
-	code, _, errOut = runCLI("bench")
+	code, _, errOut = runCLI("bench", "-shapes", "x.csv")
 	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut, "not in this build")
+	assert.Contains(t, errOut, "not in this build", "this test binary is built with -tags nocuda")
 	// Flags without a command are tune's.
 	code, _, errOut = runCLI("-max-m", "3")
 	assert.Equal(t, 2, code)

@@ -39,7 +39,7 @@ bench)
   ;;
 tune)
   model=(-model "${MODEL:-llama3-8b}" -max-m "${MAXM:-8192}")
-  .gpu/autotune "${model[@]}" -write-shapes .gpu/points.csv || exit 1
+  .gpu/autotune points "${model[@]}" -out .gpu/points.csv || exit 1
   peer .gpu/points.csv || exit 1
   drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
   start=$(date +%s)

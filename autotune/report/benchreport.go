@@ -21,9 +21,9 @@ type sweepRow struct {
 	us      float64
 }
 
-// readSweep reads the correct timings of a tune run's tune.csv (rows whose
-// check failed are left out, so that a fast wrong kernel is never the
-// fastest).
+// readSweep reads the correct graph-replay timings of a tune run's tune.csv:
+// rows whose check failed are left out, so that a fast wrong kernel is
+// never the fastest, and so are the per-call event timings (another method).
 func readSweep(path string) ([]sweepRow, error) {
 	f, err := fileio.ReadCSV(path, "M", "N", "K", "kernel", "split_k", "graph_us", "check")
 	if err != nil {
@@ -31,7 +31,7 @@ func readSweep(path string) ([]sweepRow, error) {
 	}
 	var out []sweepRow
 	for r := range f.Rows() {
-		if r.Str("check") != "ok" {
+		if r.Str("check") != "ok" || r.Str("phase") == "events" {
 			continue
 		}
 		s := sweepRow{m: r.Int("M"), n: r.Int("N"), k: r.Int("K"), cand: tuning.Candidate{Kernel: r.Raw("kernel"), SplitK: r.Int("split_k")}, us: r.Float("graph_us")}

@@ -52,27 +52,33 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("tuning: %s = %v: %s", e.Field, e.Value, e.Rule)
+	return fmt.Sprintf("tuning: %s = %v: want %s", e.Field, e.Value, e.Rule)
 }
 
 // Validate returns a *ConfigError for the first field that breaks its rule.
 func (c *Config) Validate() error {
-	bad := func(field string, v any, rule string) error { return &ConfigError{field, v, rule} }
-	switch {
-	case c.Catalog == nil:
-		return bad("Catalog", nil, "is required: the kernels to tune")
-	case len(c.Weights) == 0:
-		return bad("Weights", 0, "give at least one weight")
-	case c.MaxM < 1 || c.MaxM&(c.MaxM-1) != 0:
-		return bad("MaxM", c.MaxM, "is not a power of two: it is the last bucket edge")
-	case len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 }):
-		return bad("Splits", c.Splits, "want positive split-K factors such as 1,2,4,8")
-	case c.Reps < 1 || c.ScreenReps < 1 || c.EventCalls < 1:
-		return bad("Reps, ScreenReps, EventCalls", []int{c.Reps, c.ScreenReps, c.EventCalls}, "must be ≥ 1")
-	case c.Keep < 1:
-		return bad("Keep", c.Keep, "must be ≥ 1 (a ratio to the fastest)")
-	case c.Tie < 0 || c.Noise < 0 || c.Prune < 0 || c.Workspace < 0:
-		return bad("Tie, Noise, Prune, Workspace", []any{c.Tie, c.Noise, c.Prune, c.Workspace}, "must be ≥ 0")
+	for _, r := range []struct {
+		bad   bool
+		field string
+		value any
+		rule  string
+	}{
+		{c.Catalog == nil, "Catalog", nil, "a catalog: the kernels to tune"},
+		{len(c.Weights) == 0, "Weights", 0, "at least one weight"},
+		{c.MaxM < 1 || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two (the last bucket edge)"},
+		{len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 }), "Splits", c.Splits, "positive split-K factors such as 1,2,4,8"},
+		{c.Workspace < 0, "Workspace", c.Workspace, "≥ 0 bytes"},
+		{c.Prune < 0, "Prune", c.Prune, "≥ 0 (0: time all)"},
+		{c.ScreenReps < 1, "ScreenReps", c.ScreenReps, "≥ 1"},
+		{c.Reps < 1, "Reps", c.Reps, "≥ 1"},
+		{c.EventCalls < 1, "EventCalls", c.EventCalls, "≥ 1"},
+		{c.Keep < 1, "Keep", c.Keep, "≥ 1 (a ratio to the fastest)"},
+		{c.Tie < 0, "Tie", c.Tie, "≥ 0 (a fraction)"},
+		{c.Noise < 0, "Noise", c.Noise, "≥ 0 (a fraction)"},
+	} {
+		if r.bad {
+			return &ConfigError{r.field, r.value, r.rule}
+		}
 	}
 	return nil
 }

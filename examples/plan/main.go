@@ -65,9 +65,8 @@ func run(w io.Writer) error {
 // row plans one problem and returns its level, bucket, split-K and kernel as
 // tab-separated cells; an error fills the kernel cell with its first line.
 func row(pl *dispatch.Planner, m, n, k int) string {
-	// Distinct, 256-byte aligned fake device addresses: planning only reads them.
-	p := dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16,
-		LDA: k, LDB: k, LDC: n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
+	// Distinct, 256-byte aligned placeholder addresses: planning only reads them.
+	p := dispatch.PlaceholderProblem(m, n, k, dispatch.BF16)
 	plan, err := pl.Plan(&p)
 	if err != nil {
 		msg, _, _ := strings.Cut(err.Error(), "\n")

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// weightFlags say which weights a run tunes and up to which M: tune, model
+// and points share them.
+type weightFlags struct {
+	model, shapes, dtypes string
+	maxM                  int
+}
+
+func (w *weightFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&w.model, "model", "", "tune a model's linear layers: "+tuning.ModelNames())
+	fs.StringVar(&w.shapes, "shapes", "", "or the weights of a shapes CSV (name,M,N,K[,dtype]; M is ignored)")
+	fs.StringVar(&w.dtypes, "dtypes", "", "comma-separated dtypes (bf16,f16; default: bf16 for -model, the CSV's for -shapes)")
+	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [max-m/2+1, max-m]")
+}
+
+// usageError is a bad flag value: exit code 2.
+type usageError struct{ error }
+
+// weights returns the weights the flags name.
+func (w *weightFlags) weights() ([]tuning.Weight, error) {
+	if (w.model == "") == (w.shapes == "") {
+		return nil, usageError{errors.New("give one of -model and -shapes")}
+	}
+	if w.maxM < 1 || w.maxM&(w.maxM-1) != 0 {
+		return nil, usageError{errors.New("-max-m " + strconv.Itoa(w.maxM) + " is not a power of two")}
+	}
+	dtypes, err := tuning.ParseDTypes(w.dtypes)
+	if err != nil {
+		return nil, usageError{errors.New("-dtypes: " + err.Error())}
+	}
+	if w.model != "" {
+		if len(dtypes) == 0 {
+			dtypes = []dispatch.DType{dispatch.BF16}
+		}
+		return tuning.ModelWeights(w.model, dtypes)
+	}
+	shapes, err := tuning.ReadShapes(w.shapes)
+	return tuning.WeightsFromShapes(shapes, dtypes), err
+}
+
+// configFlags are how a run measures and chooses, and what it merges into:
+// tune and model share them.
+type configFlags struct {
+	weightFlags
+	manifest, base, splits string
+	cfg                    tuning.Config
+}
+
+func (c *configFlags) register(fs *flag.FlagSet) {
+	c.weightFlags.register(fs)
+	d := tuning.DefaultConfig(nil, nil)
+	fs.StringVar(&c.manifest, "manifest", "", manifestHelp)
+	fs.StringVar(&c.base, "base", "", "table to merge into (default: the embedded buckets.yaml)")
+	fs.StringVar(&c.splits, "splits", "1,2,4,8", "split-K factors to try")
+	fs.Int64Var(&c.cfg.Workspace, "workspace", d.Workspace, "split-K workspace per stream the table is for, bytes (an engine's Options.WorkspaceBytes): candidates needing more are not tried")
+	fs.Float64Var(&c.cfg.Prune, "prune", d.Prune, "skip candidates the model estimates above this × the best estimate at every sample M (0: time all)")
+	fs.IntVar(&c.cfg.ScreenReps, "screen-reps", d.ScreenReps, "graph replays of the screening timing")
+	fs.IntVar(&c.cfg.Reps, "reps", d.Reps, "graph replays of a full timing (3× for near-ties and noisy timings)")
+	fs.IntVar(&c.cfg.EventCalls, "event-calls", d.EventCalls, "per-call event timings of each choice, for the second column")
+	fs.Float64Var(&c.cfg.Keep, "keep", d.Keep, "the screen keeps candidates within this × the fastest at some M")
+	fs.Float64Var(&c.cfg.Tie, "tie", d.Tie, "time candidates within this fraction of the best worst-case slowdown again")
+	fs.Float64Var(&c.cfg.Noise, "noise", d.Noise, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
+}
+
+// config returns the run's configuration, catalog and base table. A bad
+// flag value is a usageError.
+func (c *configFlags) config() (*tuning.Config, *dispatch.Table, error) {
+	ws, err := c.weights()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := c.cfg
+	cfg.Weights, cfg.MaxM = ws, c.maxM
+	if cfg.Splits, err = parseInts(c.splits); err != nil {
+		return nil, nil, usageError{errors.New("-splits " + strconv.Quote(c.splits) + ": want positive integers such as 1,2,4,8")}
+	}
+	var base *dispatch.Table
+	if cfg.Catalog, base, err = loadCatalogAndTable(c.manifest, c.base); err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, usageError{flagError(err)}
+	}
+	return &cfg, base, nil
+}
+
+// flagError names the flag of a *tuning.ConfigError.
+func flagError(err error) error {
+	var ce *tuning.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	f := map[string]string{"MaxM": "-max-m", "Splits": "-splits", "Workspace": "-workspace", "Prune": "-prune", "ScreenReps": "-screen-reps",
+		"Reps": "-reps", "EventCalls": "-event-calls", "Keep": "-keep", "Tie": "-tie", "Noise": "-noise"}[ce.Field]
+	if f == "" {
+		return err
+	}
+	return fmt.Errorf("%s %v: want %s %s", f, ce.Value, f, ce.Rule)
+}
+
+// exit returns the exit code err calls for after printing it.
+func (s *stdio) exit(name string, err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return s.usageErr(name, "%v", ue.error)
+	}
+	return s.fail(err)
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseArch parses an arch flag value ("": none).
+func parseArch(s string) (dispatch.Arch, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return kernels.ParseArch(s)
+}

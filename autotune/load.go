@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/gemmroute/gemmroute"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// manifestHelp is the -manifest flag's help, the same for every command.
+const manifestHelp = "kernel manifest JSON (default: $GEMMROUTE_KERNEL_DIR's manifest.json, else the embedded one)"
+
+// loadCatalog reads a kernel manifest; "" means $GEMMROUTE_KERNEL_DIR's
+// manifest.json when that is set (as the engine does), else the embedded one.
+func loadCatalog(path string) (*kernels.Catalog, error) {
+	if path == "" {
+		dir := os.Getenv("GEMMROUTE_KERNEL_DIR")
+		if dir == "" {
+			return dispatch.DefaultCatalog()
+		}
+		path = filepath.Join(dir, "manifest.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return kernels.ParseManifest(data)
+}
+
+// embeddedTableName names the embedded buckets.yaml in messages.
+const embeddedTableName = "buckets.yaml (embedded)"
+
+// loadTable reads a table file against cat; "" means the embedded
+// buckets.yaml.
+func loadTable(path string, cat *kernels.Catalog) (*dispatch.Table, error) {
+	if path == "" {
+		return dispatch.LoadTable(embeddedTableName, gemmroute.DefaultTable, cat)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return dispatch.LoadTable(path, data, cat)
+}
+
+// loadCatalogAndTable loads a manifest (see loadCatalog) and a table (see
+// loadTable).
+func loadCatalogAndTable(manifest, table string) (*kernels.Catalog, *dispatch.Table, error) {
+	cat, err := loadCatalog(manifest)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := loadTable(table, cat)
+	return cat, t, err
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	old := openMeasurers
+	t.Cleanup(func() { openMeasurers = old })
+	openMeasurers = func([]int, int64) ([]tuning.Measurer, func(), error) {
+		t.Fatal("a dry run opened a GPU")
+		return nil, nil, nil
+	}
+	out := filepath.Join(dir, "buckets.yaml")
+	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-base", base, "-manifest", manifest, "-devices", "2")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "dry run, nothing measured: 4 weights × 14 buckets (M = 1…8192) on 2× NVIDIA H200")
+	assert.Regexp(t, `Predicted wall time .*: \d+\.\d min, \d+\.\d min of it gating \(a prediction, not a measurement\)`, stdout)
+	assert.NoFileExists(t, out)
+
+	// The embedded catalog and table: every bucket of every Llama-3-8B
+	// weight has a kernel.
+	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-dtypes", "bf16,f16")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "8 weights × 14 buckets")
+	code, _, stderr = runCLI("model", "-model", "llama3-8b", "-device", "v100")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "unknown device preset")
+}
+
+// model -out writes the model's choices for a device no GPU here can
+// measure as heuristic entries (no times, runner-up or margin), merged into
+// the base table: the embedded table's measured sm_90 entries stay as they
+// were, and the sm_80 default sends M ≤ 16 to the decode families and
+// larger M to a tiled kernel.
+func TestModelOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "buckets.yaml")
+	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-device", "a100", "-out", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "5 sm_80 entries chosen by the model (heuristic: no times_us)")
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	got, err := dispatch.LoadTable(out, data, cat)
+	require.NoError(t, err)
+	embedded, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	assert.Equal(t, embedded.Provenance, got.Provenance)
+	var sm80, sm90 int
+	for _, e := range got.Entries {
+		switch e.Arch {
+		case dispatch.SM90:
+			sm90++
+			want := embedded.Entry(e.Key())
+			require.NotNil(t, want)
+			assert.Equal(t, want.Buckets, e.Buckets)
+		case dispatch.SM80:
+			if e.In != dispatch.BF16 {
+				continue
+			}
+			sm80++
+			for _, b := range e.Buckets {
+				assert.Empty(t, b.TimesUS)
+				assert.Empty(t, b.RunnerUp)
+				assert.Zero(t, b.MarginPct)
+				k := cat.Kernel(b.Kernel)
+				require.NotNil(t, k, b.Kernel)
+				assert.True(t, k.RunsOn(dispatch.SM80), b.Kernel)
+				want := "decode"
+				if b.MinM > 16 {
+					want = "tiled"
+				}
+				assert.True(t, strings.HasPrefix(k.Family, want), "%s N=%d K=%d %s: %s", e.Arch, e.N, e.K, b.String(), b.Kernel)
+			}
+		}
+	}
+	assert.Equal(t, 5, sm80, "a default and four exact bf16 entries")
+	assert.Positive(t, sm90)
+}
