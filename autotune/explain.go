@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/kernels"
@@ -19,7 +20,7 @@ the plan's Explain text: the table level that routed it, the bucket, the
 kernel, and every kernel the constraints rejected, with the reason.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		arch := fs.String("arch", "", "compute capability, e.g. sm_80 or sm_90 (default: the device's)")
-		device := fs.String("device", "", "device preset: h200, h100 or a100 (default: a100 for sm_8x, else h200)")
+		device := fs.String("device", "", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", ")+" (default: a100 for sm_8x, else h200)")
 		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
 		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")

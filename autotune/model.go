@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -21,7 +22,7 @@ at hand can measure. It works in any build.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		var c configFlags
 		c.register(fs)
-		preset := fs.String("device", "h200", "device preset: h200, h100 or a100")
+		preset := fs.String("device", "h200", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", "))
 		devices := fs.Int("devices", 1, "how many such GPUs the real run would spread the work over")
 		out := fs.String("out", "", "write the base table with the model's choices merged in as heuristic entries")
 		return func(std *stdio, _ []string) int {
