@@ -3,7 +3,7 @@ package dispatch
 import (
 	"bytes"
 	"cmp"
-	"encoding"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -24,11 +24,18 @@ import (
 // on the entry's arch and compute the entry's dtypes. Every problem found is
 // returned as TableErrors, each with its line.
 func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
-	l := &loader{file: name, bad: map[*yaml.Node]bool{}}
+	l := &loader{file: name, badLine: map[int]bool{}}
 	var t Table
 	if root := l.parse(data); root != nil {
-		l.decode(root, reflect.ValueOf(&t).Elem(), "table")
-		l.check(&t, root, cat)
+		l.scan(root, "table")
+		if _, list := field(root, "entries"); list != nil && list.Kind == yaml.SequenceNode {
+			for _, e := range list.Content {
+				l.scanEntry(e)
+			}
+		}
+		if l.decode(data, root, &t) {
+			l.check(&t, root, cat)
+		}
 	}
 	if len(l.errs) > 0 {
 		slices.SortStableFunc(l.errs, func(a, b *TableError) int { return cmp.Compare(a.Line, b.Line) })
@@ -56,20 +63,23 @@ func (t *Table) Marshal() ([]byte, error) {
 
 // loader collects every problem of one table.
 type loader struct {
-	file string
-	errs TableErrors
-	bad  map[*yaml.Node]bool // value nodes that failed to decode (already reported)
+	file    string
+	errs    TableErrors
+	badLine map[int]bool // lines whose value failed to decode (already reported)
 }
 
 func (l *loader) errorf(line int, format string, args ...any) {
 	l.errs = append(l.errs, &TableError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-// fail reports a value node that could not be decoded.
-func (l *loader) fail(n *yaml.Node, format string, args ...any) {
-	l.bad[n] = true
-	l.errorf(n.Line, format, args...)
+// fail reports a value that could not be decoded, at line.
+func (l *loader) fail(line int, format string, args ...any) {
+	l.badLine[line] = true
+	l.errorf(line, format, args...)
 }
+
+// bad reports whether n's value failed to decode (and was reported).
+func (l *loader) bad(n *yaml.Node) bool { return n != nil && l.badLine[n.Line] }
 
 var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
@@ -101,89 +111,175 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	return nil
 }
 
-var kindNames = map[reflect.Kind]string{reflect.Int: "a whole number", reflect.Float64: "a number", reflect.String: "text"}
-
-// decode fills v from n as yaml.v3 would, except that it reports every
-// unknown or repeated key and every bad value with its line and goes on.
-// A null leaves v zero; empty lists and mappings stay nil, as Marshal omits
-// or writes them.
-func (l *loader) decode(n *yaml.Node, v reflect.Value, key string) {
-	if n.Kind == yaml.AliasNode {
-		l.fail(n, "%s: aliases (*%s) are not supported: write the value out", key, n.Value)
-		return
-	}
-	if n.ShortTag() == "!!null" {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Struct:
-		what := strings.ToLower(v.Type().Name())
-		if n.Kind != yaml.MappingNode {
-			l.fail(n, "%s must be a mapping of fields (name: value)", what)
-			return
-		}
-		fields := map[string]int{}
-		var names []string
-		for i := range v.NumField() {
-			if name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ","); name != "" {
-				fields[name] = i
-				names = append(names, name)
-			}
-		}
-		seen := map[string]int{}
+// scan reports what yaml.v3 would accept but a table must not hold —
+// aliases and merge keys (a table is written out) — and checks the entries'
+// arch and dtypes ahead of decoding, so that a bad one is reported with its
+// line (yaml.v3 stops at the first value its TextUnmarshaler refuses).
+func (l *loader) scan(n *yaml.Node, key string) {
+	switch n.Kind {
+	case yaml.AliasNode:
+		l.fail(n.Line, "%s: aliases (*%s) are not supported: write the value out", key, n.Value)
+	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			f, known := fields[k.Value]
-			switch {
-			case !known || k.Kind != yaml.ScalarNode:
-				l.errorf(k.Line, "unknown field %q in %s: remove it or use one of %s", k.Value, what, strings.Join(names, ", "))
-			case seen[k.Value] > 0:
-				l.errorf(k.Line, "field %q repeats line %d: keep one", k.Value, seen[k.Value])
-			default:
-				seen[k.Value] = k.Line
-				l.decode(val, v.Field(f), k.Value)
-			}
-		}
-	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			l.fail(n, "%s must be a list (- items)", key)
-		} else if len(n.Content) > 0 {
-			v.Set(reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content)))
-			for i, c := range n.Content {
-				l.decode(c, v.Index(i), key)
-			}
-		}
-	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			l.fail(n, "%s must be a mapping (M: microseconds)", key)
-			return
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val, errs := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem(), len(l.errs)
-			l.decode(n.Content[i], k, key)
-			l.decode(n.Content[i+1], val, key)
-			if len(l.errs) > errs {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.ShortTag() == "!!merge" {
+				l.fail(k.Line, "%s: merge keys (<<) are not supported: write the fields out", key)
 				continue
 			}
-			if v.IsNil() {
-				v.Set(reflect.MakeMap(v.Type()))
-			}
-			if v.MapIndex(k).IsValid() {
-				l.errorf(n.Content[i].Line, "%s: key %v repeats: keep one", key, k)
-			}
-			v.SetMapIndex(k, val)
+			l.scan(v, k.Value)
 		}
-	default:
-		if n.Kind != yaml.ScalarNode {
-			l.fail(n, "%s must be a single value", key)
-			return
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			l.scan(c, key)
 		}
-		if u, ok := v.Addr().Interface().(encoding.TextUnmarshaler); ok {
-			if err := u.UnmarshalText([]byte(n.Value)); err != nil {
-				l.fail(n, "%s: %v", key, err)
+	}
+}
+
+// scanEntry checks an entry's arch, in and out text.
+func (l *loader) scanEntry(e *yaml.Node) {
+	for _, key := range []string{"arch", "in", "out"} {
+		_, v := field(e, key)
+		if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
+			continue
+		}
+		var err error
+		if key == "arch" {
+			_, err = kernels.ParseArch(v.Value)
+		} else {
+			_, err = kernels.ParseDType(v.Value)
+		}
+		if err != nil {
+			l.fail(v.Line, "%s: %v", key, err)
+		}
+	}
+}
+
+// decode fills t from data by yaml.v3's strict decoding (unknown fields and
+// repeated keys are errors) and reports each of its errors with its line.
+// It returns false when decoding stopped early: t is not worth checking.
+func (l *loader) decode(data []byte, root *yaml.Node, t *Table) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(t)
+	var te *yaml.TypeError
+	switch {
+	case err == nil:
+	case errors.As(err, &te):
+		keys := keysByLine(root)
+		for _, msg := range te.Errors {
+			l.typeError(msg, keys)
+		}
+	default: // a value scan has reported, or one it does not know
+		if len(l.errs) == 0 {
+			l.errorf(0, "%v", err)
+		}
+		return false
+	}
+	// Empty lists and mappings stay nil, as Marshal omits or writes them.
+	if len(t.Entries) == 0 {
+		t.Entries = nil
+	}
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if len(e.Buckets) == 0 {
+			e.Buckets = nil
+		}
+		for j := range e.Buckets {
+			if len(e.Buckets[j].TimesUS) == 0 {
+				e.Buckets[j].TimesUS = nil
 			}
-		} else if n.Decode(v.Addr().Interface()) != nil || v.Kind() == reflect.Int && n.ShortTag() != "!!int" {
-			l.fail(n, "%s: %q is not %s", key, n.Value, kindNames[v.Kind()])
+		}
+	}
+	return true
+}
+
+var (
+	lineMsg      = regexp.MustCompile(`^line (\d+): (.*)$`)
+	unknownField = regexp.MustCompile(`^field (.*) not found in type \w+\.(\w+)$`)
+	repeatedKey  = regexp.MustCompile(`^mapping key (".*") already defined at line (\d+)$`)
+	badValue     = regexp.MustCompile(`^cannot unmarshal !!\w+(?: .*)? into (\S+)$`)
+	// the yaml field names of each table type, for unknown-field messages
+	fieldNames = map[string]string{"table": yamlFields[Table](), "provenance": yamlFields[Provenance](), "entry": yamlFields[Entry](), "bucket": yamlFields[Bucket]()}
+)
+
+// yamlFields lists T's yaml field names.
+func yamlFields[T any]() string {
+	var names []string
+	for f := range reflect.TypeFor[T]().Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// keyed is a mapping's key and its value.
+type keyed struct{ key, value *yaml.Node }
+
+// keysByLine maps each line to the innermost key whose value starts there,
+// for messages about a value yaml.v3 names only by its line.
+func keysByLine(n *yaml.Node) map[int]keyed {
+	out := map[int]keyed{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 1 {
+				out[c.Line] = keyed{n.Content[i-1], c}
+			}
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// typeError reports one of yaml.v3's decoding errors in the table's terms.
+func (l *loader) typeError(msg string, keys map[int]keyed) {
+	m := lineMsg.FindStringSubmatch(msg)
+	if m == nil {
+		l.errorf(0, "%s", msg)
+		return
+	}
+	line, _ := strconv.Atoi(m[1])
+	msg = m[2]
+	key, value := "value", ""
+	if k, ok := keys[line]; ok {
+		key, value = k.key.Value, k.value.Value
+	}
+	if f := unknownField.FindStringSubmatch(msg); f != nil {
+		what := strings.ToLower(f[2])
+		l.errorf(line, "unknown field %q in %s: remove it or use one of %s", f[1], what, fieldNames[what])
+	} else if f := repeatedKey.FindStringSubmatch(msg); f != nil {
+		name, _ := strconv.Unquote(f[1])
+		l.errorf(line, "field %q repeats line %s: keep one", name, f[2])
+	} else if strings.Contains(msg, " already set in type ") {
+		// the repeated key above says it
+	} else if f := badValue.FindStringSubmatch(msg); f != nil {
+		switch into := f[1]; {
+		case into == "int":
+			l.fail(line, "%s: %q is not a whole number", key, value)
+		case into == "float64":
+			l.fail(line, "%s: %q is not a number", key, value)
+		case strings.HasPrefix(into, "[]"):
+			l.fail(line, "%s must be a list (- items)", key)
+		case strings.HasPrefix(into, "map["):
+			l.fail(line, "%s must be a mapping (M: microseconds)", key)
+		case fieldNames[strings.ToLower(strings.TrimPrefix(into, "dispatch."))] != "":
+			l.fail(line, "%s must be a mapping of fields (name: value)", strings.ToLower(strings.TrimPrefix(into, "dispatch.")))
+		default:
+			l.fail(line, "%s must be a single value", key)
+		}
+	} else {
+		l.fail(line, "%s", msg)
+	}
+}
+
+// whole reports the values of keys in mapping m that yaml.v3 resolved as
+// fractions and silently truncated into whole-number fields.
+func (l *loader) whole(m *yaml.Node, keys ...string) {
+	for _, key := range keys {
+		if _, v := field(m, key); v != nil && v.ShortTag() == "!!float" && !l.bad(v) {
+			l.fail(v.Line, "%s: %q is not a whole number", key, v.Value)
 		}
 	}
 }
@@ -213,9 +309,9 @@ func at(m *yaml.Node, key string) int {
 // its value already failed to decode.
 func (l *loader) need(m *yaml.Node, key, fix string) {
 	switch k, v := field(m, key); {
-	case k == nil && !l.bad[m]:
+	case k == nil && !l.bad(m):
 		l.errorf(m.Line, "%s is missing: %s", key, fix)
-	case k != nil && !l.bad[v]:
+	case k != nil && !l.bad(v):
 		l.errorf(k.Line, "%s is empty: %s", key, fix)
 	}
 }
@@ -226,11 +322,14 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 		_, prov := field(root, "provenance")
 		l.need(cmp.Or(prov, root), "source", `add provenance.source: measured (or "heuristic, not measured")`)
 	}
+	_, prov := field(root, "provenance")
+	l.whole(prov, "sms")
 	_, list := field(root, "entries")
+	nodes := decoded(list)
 	seen := map[EntryKey]int{}
 	for i := range t.Entries {
-		e, m := &t.Entries[i], list.Content[i]
-		if l.bad[m] {
+		e, m := &t.Entries[i], nodes[i]
+		if l.bad(m) {
 			continue // reported by decode
 		}
 		l.checkEntry(e, m, cat)
@@ -284,21 +383,49 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 		l.need(m, "buckets", "add at least one bucket, the first with min_m: 1")
 		return
 	}
+	l.whole(m, "n", "k")
 	_, list := field(m, "buckets")
+	nodes := decoded(list)
 	for j := range e.Buckets {
-		if !l.bad[list.Content[j]] {
-			l.checkBucket(e, list, j, cat)
+		if !l.bad(nodes[j]) {
+			l.checkBucket(e, nodes, j, cat)
 		}
 	}
 }
 
-// checkBucket validates e.Buckets[j], read from list.Content[j].
-func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *kernels.Catalog) {
-	b, m, last := &e.Buckets[j], list.Content[j], j == len(e.Buckets)-1
+// decoded lists the items of a sequence that yaml.v3 decoded into a slice
+// of structs: the mappings (it drops the others, having reported them).
+func decoded(list *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, n := range list.Content {
+		if n.Kind == yaml.MappingNode || n.Kind == yaml.AliasNode && n.Alias != nil && n.Alias.Kind == yaml.MappingNode {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkBucket validates e.Buckets[j], read from nodes[j].
+func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.Catalog) {
+	b, m, last := &e.Buckets[j], nodes[j], j == len(e.Buckets)-1
+	l.whole(m, "min_m", "max_m", "split_k")
+	if _, times := field(m, "times_us"); times != nil && times.Kind == yaml.MappingNode {
+		for i := 0; i < len(times.Content); i += 2 {
+			if k := times.Content[i]; k.ShortTag() == "!!float" {
+				l.fail(k.Line, "times_us: %q is not a whole number", k.Value)
+			}
+		}
+		if len(times.Content)/2 > len(b.TimesUS) && !slices.ContainsFunc(times.Content, l.bad) {
+			l.errorf(times.Line, "times_us: two keys name the same M: keep one")
+		}
+	}
 	switch prev := &e.Buckets[max(j-1, 0)]; {
 	case j == 0 && b.MinM != 1:
 		l.errorf(at(m, "min_m"), "first bucket starts at min_m %d: it must start at min_m: 1 so that every M is routed", b.MinM)
-	case j == 0 || l.bad[list.Content[j-1]] || prev.MaxM == 0:
+	case j == 0 || l.bad(nodes[j-1]) || prev.MaxM == 0:
 		// nothing to compare with: the previous bucket is bad or open-ended (reported there)
 	case b.MinM > prev.MaxM+1:
 		l.errorf(at(m, "min_m"), "gap: M in [%d, %d] has no bucket: set min_m to %d", prev.MaxM+1, b.MinM-1, prev.MaxM+1)
@@ -306,7 +433,7 @@ func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *kernels.Cata
 		l.errorf(at(m, "min_m"), "overlap: min_m %d is inside the previous bucket (up to max_m %d): set min_m to %d", b.MinM, prev.MaxM, prev.MaxM+1)
 	}
 	switch _, v := field(m, "max_m"); {
-	case b.MaxM == 0 && !last && !l.bad[v]:
+	case b.MaxM == 0 && !last && !l.bad(v):
 		l.errorf(m.Line, "open-ended bucket (no max_m) is not the last: give it a max_m (a power of two) or move it to the end")
 	case b.MaxM != 0 && last:
 		l.errorf(at(m, "max_m"), "last bucket ends at max_m %d: remove max_m so that it covers every larger M", b.MaxM)
@@ -317,7 +444,7 @@ func (l *loader) checkBucket(e *Entry, list *yaml.Node, j int, cat *kernels.Cata
 	if b.MaxM != 0 && b.MaxM < b.MinM {
 		l.errorf(at(m, "max_m"), "max_m %d is below min_m %d: the bucket holds no M", b.MaxM, b.MinM)
 	}
-	if _, v := field(m, "split_k"); b.SplitK < 1 && !l.bad[v] {
+	if _, v := field(m, "split_k"); b.SplitK < 1 && !l.bad(v) {
 		l.errorf(at(m, "split_k"), "split_k is %d: it must be at least 1 (1: no split-K)", b.SplitK)
 	}
 	for _, mm := range slices.Sorted(maps.Keys(b.TimesUS)) {
