@@ -3,7 +3,6 @@
 package main
 
 import (
-	"cmp"
 	"flag"
 	"fmt"
 
@@ -30,8 +29,8 @@ ours. It needs a GPU (device 0).`,
 		shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
 		outPath := fs.String("csv", "", "write results here")
 		peerPath := fs.String("peer", "", "peer_cublas.py output to put beside ours")
-		readBW := fs.Float64("read-bw", 0, "measured pure-read bandwidth, bytes/s (default: the device preset's)")
-		peak := fs.Float64("peak", 0, "measured dense 16-bit rate, FLOP/s (default: the device preset's)")
+		var roof rooflineFlags
+		roof.register(fs, "the device preset's")
 		reps := fs.Int("reps", 20, "graph replays per timing (after 3 warm-up replays)")
 		tablePath := fs.String("table", "", "bucket table to route with (default: the embedded buckets.yaml)")
 		return func(std *stdio, _ []string) int {
@@ -60,7 +59,7 @@ ours. It needs a GPU (device 0).`,
 			}
 			defer h.Close()
 			dev := h.Engine.Device()
-			bw, pk := cmp.Or(*readBW, dev.ReadBandwidth), cmp.Or(*peak, dev.PeakFLOPS)
+			bw, pk := roof.of(dev)
 			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s\n",
 				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, bw/1e12, pk/1e12)
 			var rows []report.BenchRow

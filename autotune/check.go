@@ -17,19 +17,15 @@ var checkCmd = &command{
 			if len(files) != 1 {
 				return std.usageErr("check", "give one table file")
 			}
-			cat, err := loadCatalog(*manifest)
-			if err != nil {
-				return std.fail(err)
-			}
-			t, err := loadTable(files[0], cat)
+			ts, err := loadTables(*manifest, files[0])
 			if err != nil {
 				return std.fail(err) // TableErrors: one line each
 			}
 			buckets := 0
-			for _, e := range t.Entries {
+			for _, e := range ts[0].Entries {
 				buckets += len(e.Buckets)
 			}
-			fmt.Fprintf(std.out, "ok: %d entries, %d buckets\n", len(t.Entries), buckets)
+			fmt.Fprintf(std.out, "ok: %d entries, %d buckets\n", len(ts[0].Entries), buckets)
 			return 0
 		}
 	},

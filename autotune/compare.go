@@ -23,15 +23,9 @@ the kernels. It exits 1 when a point is slower by more than -threshold %.`,
 			if len(files) != 2 {
 				return std.usageErr("compare", "give two table files, the old one first")
 			}
-			cat, err := loadCatalog(*manifest)
+			tables, err := loadTables(*manifest, files...)
 			if err != nil {
 				return std.fail(err)
-			}
-			var tables [2]*dispatch.Table
-			for i, f := range files {
-				if tables[i], err = loadTable(f, cat); err != nil {
-					return std.fail(err)
-				}
 			}
 			return printComparison(std, tables[0], tables[1], *threshold)
 		}

@@ -1,48 +1,18 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
-
-const compareBase = `provenance:
-  source: measured
-entries:
-  - arch: sm_80
-    in: bf16
-    out: bf16
-    layout: tn
-    buckets:
-      - min_m: 1
-        max_m: 16
-        kernel: test_simt_bf16
-        split_k: 1
-        times_us:
-          1: 10
-          16: 20
-      - min_m: 17
-        kernel: test_mma_bf16
-        split_k: 1
-        times_us:
-          64: 40
-`
-
-func writeTable(t *testing.T, dir, name, text string) string {
-	p := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
-	return p
-}
 
 func TestCompareExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	old := writeTable(t, dir, "old.yaml", compareBase)
-	same := writeTable(t, dir, "same.yaml", compareBase)
-	slower := writeTable(t, dir, "slower.yaml", strings.Replace(compareBase, "16: 20", "16: 21", 1)) // +5 %
+	compareBase := readFile(t, "testdata/compare.yaml")
+	old := writeFile(t, dir, "old.yaml", compareBase)
+	same := writeFile(t, dir, "same.yaml", compareBase)
+	slower := writeFile(t, dir, "slower.yaml", strings.Replace(compareBase, "16: 20", "16: 21", 1)) // +5 %
 
 	code, out, _ := runCLI("compare", old, same, "-manifest", testManifest)
 	assert.Equal(t, 0, code)
@@ -56,7 +26,7 @@ func TestCompareExitCodes(t *testing.T) {
 	code, _, _ = runCLI("compare", old, slower, "-manifest", testManifest, "-threshold", "6")
 	assert.Equal(t, 0, code, "5 % is within a 6 % threshold")
 
-	code, _, errOut = runCLI("compare", old, writeTable(t, dir, "bad.yaml", "provenance: {}\n"), "-manifest", testManifest)
+	code, _, errOut = runCLI("compare", old, writeFile(t, dir, "bad.yaml", "provenance: {}\n"), "-manifest", testManifest)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "bad.yaml")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -138,4 +139,19 @@ func parseArch(s string) (dispatch.Arch, error) {
 		return 0, nil
 	}
 	return kernels.ParseArch(s)
+}
+
+// rooflineFlags are the ceilings a report measures against: tune, bench
+// and report share them.
+type rooflineFlags struct{ readBW, peak float64 }
+
+// register defines -read-bw and -peak; 0 means the ceilings of whose.
+func (r *rooflineFlags) register(fs *flag.FlagSet, whose string) {
+	fs.Float64Var(&r.readBW, "read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: "+whose+")")
+	fs.Float64Var(&r.peak, "peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: "+whose+")")
+}
+
+// of returns the bandwidth and rate, dev's where a flag was left 0.
+func (r *rooflineFlags) of(dev dispatch.DeviceInfo) (readBW, peak float64) {
+	return cmp.Or(r.readBW, dev.ReadBandwidth), cmp.Or(r.peak, dev.PeakFLOPS)
 }

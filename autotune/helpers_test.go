@@ -12,50 +12,31 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
 )
 
-// tuneBase has an sm_80 default, an sm_90 entry for a shape no test tunes
-// (both must survive a merge) and a stale sm_90 qkv entry (to be replaced).
-const tuneBase = `provenance:
-  source: test
-entries:
-  - arch: sm_80
-    in: bf16
-    out: bf16
-    layout: tn
-    buckets:
-      - min_m: 1
-        kernel: t80_mma
-        split_k: 1
-  - arch: sm_90
-    in: bf16
-    out: bf16
-    layout: tn
-    n: 1024
-    k: 1024
-    buckets:
-      - min_m: 1
-        kernel: t90_big
-        split_k: 1
-  - arch: sm_90
-    in: bf16
-    out: bf16
-    layout: tn
-    n: 6144
-    k: 4096
-    buckets:
-      - min_m: 1
-        kernel: t90_any
-        split_k: 1
-`
-
-// tuneFiles writes the test manifest and the base table.
+// tuneFiles writes tuningtest's manifest and testdata/tune-base.yaml into a
+// fresh directory. The base has an sm_80 default, an sm_90 entry for a shape
+// no test tunes (both must survive a merge) and a stale sm_90 qkv entry (to
+// be replaced).
 func tuneFiles(t *testing.T) (dir, manifest, base string) {
 	dir = t.TempDir()
 	data, err := json.Marshal(tuningtest.Manifest())
 	require.NoError(t, err)
-	manifest, base = filepath.Join(dir, "manifest.json"), filepath.Join(dir, "base.yaml")
-	require.NoError(t, os.WriteFile(manifest, data, 0o644))
-	require.NoError(t, os.WriteFile(base, []byte(tuneBase), 0o644))
-	return dir, manifest, base
+	return dir, writeFile(t, dir, "manifest.json", string(data)), writeFile(t, dir, "base.yaml", readFile(t, "testdata/tune-base.yaml"))
+}
+
+// writeFile writes text to dir/name and returns the path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	return p
+}
+
+// readFile returns the file's text.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(data)
 }
 
 // withGPUs injects measurers into the tune command.

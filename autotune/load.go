@@ -55,3 +55,18 @@ func loadCatalogAndTable(manifest, table string) (*kernels.Catalog, *dispatch.Ta
 	t, err := loadTable(table, cat)
 	return cat, t, err
 }
+
+// loadTables loads each table file against the manifest (see loadCatalog).
+func loadTables(manifest string, files ...string) ([]*dispatch.Table, error) {
+	cat, err := loadCatalog(manifest)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*dispatch.Table, len(files))
+	for i, f := range files {
+		if out[i], err = loadTable(f, cat); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,11 +47,10 @@ func TestModelOut(t *testing.T) {
 	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-device", "a100", "-out", out)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "5 sm_80 entries chosen by the model (heuristic: no times_us)")
-	data, err := os.ReadFile(out)
-	require.NoError(t, err)
+	data := readFile(t, out)
 	cat, err := dispatch.DefaultCatalog()
 	require.NoError(t, err)
-	got, err := dispatch.LoadTable(out, data, cat)
+	got, err := dispatch.LoadTable(out, []byte(data), cat)
 	require.NoError(t, err)
 	embedded, err := dispatch.DefaultTable()
 	require.NoError(t, err)
@@ -87,4 +85,22 @@ func TestModelOut(t *testing.T) {
 	}
 	assert.Equal(t, 5, sm80, "a default and four exact bf16 entries")
 	assert.Positive(t, sm90)
+}
+
+func TestPointsCommand(t *testing.T) {
+	dir := t.TempDir()
+	// points needs no GPU: the points peer_cublas.py should time.
+	pts := filepath.Join(dir, "points.csv")
+	code, _, stderr := runCLI("points", "-model", "llama3-8b", "-max-m", "8", "-out", pts)
+	require.Equal(t, 0, code, stderr)
+	data := readFile(t, pts)
+	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype\nl3-8b.qkv,1,6144,4096,bf16\nl3-8b.qkv,2,6144,4096,bf16\n"))
+	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16\n", "probe Ms too")
+	code, _, stderr = runCLI("points", "-model", "llama3-8b", "-dtypes", "f16", "-max-m", "1", "-out", pts)
+	require.Equal(t, 0, code, stderr)
+	data = readFile(t, pts)
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16\n", "in peer_cublas.py's spelling")
+	code, _, stderr = runCLI("points", "-model", "llama3-8b")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "-out is required")
 }

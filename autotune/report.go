@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gemmroute/gemmroute/autotune/report"
+	"github.com/gemmroute/gemmroute/dispatch"
 )
 
 var reportCmd = &command{
@@ -21,8 +22,8 @@ the same M.`,
 		sweep := fs.String("sweep", "", "a tune run's tune.csv, for the bucket-loss table")
 		outDir := fs.String("out", "", "directory for report.md and the roofline PNGs")
 		title := fs.String("title", "gemmroute benchmark", "report title (say the card)")
-		readBW := fs.Float64("read-bw", 4.54e12, "pure-read bandwidth for the roofline, bytes/s")
-		peak := fs.Float64("peak", 750e12, "dense 16-bit rate for the roofline, FLOP/s")
+		var roof rooflineFlags
+		roof.register(fs, "the H200's measured ceilings")
 		return func(std *stdio, _ []string) int {
 			if *benchPath == "" || *outDir == "" {
 				return std.usageErr("report", "-bench and -out are required")
@@ -31,7 +32,9 @@ the same M.`,
 			if err != nil {
 				return std.fail(err)
 			}
-			plots, err := (&report.Bench{Title: *title, Rows: rows, Sweep: *sweep, ReadBW: *readBW, Peak: *peak}).Write(*outDir)
+			b := &report.Bench{Title: *title, Rows: rows, Sweep: *sweep}
+			b.ReadBW, b.Peak = roof.of(dispatch.H200)
+			plots, err := b.Write(*outDir)
 			if err != nil {
 				return std.fail(err)
 			}

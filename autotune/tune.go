@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,30 +35,23 @@ together. The entries are merged into -base and written atomically to -out;
 It needs the default (CUDA) build and a GPU. "autotune model" sizes the same
 run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
-		var c configFlags
-		c.register(fs)
-		out := fs.String("out", "", "table to write (atomically), merged into -base")
-		reportDir := fs.String("report", "", "directory for tune.md, tune.csv and roofline PNGs")
-		peerPath := fs.String("peer", "", "peer_cublas.py output for the report's cuBLAS column (time the points of \"autotune points\")")
-		devices := fs.String("devices", "0", "comma-separated GPU ordinals to spread the work over (one kind of GPU)")
-		driver := fs.String("driver", "", "driver version for the provenance, e.g. 580.159.04")
-		readBW := fs.Float64("read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: the device's)")
-		peak := fs.Float64("peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: the device's)")
+		var f tuneFlags
+		f.register(fs)
 		return func(std *stdio, _ []string) int {
-			cfg, base, err := c.config()
+			cfg, base, err := f.config()
 			if err != nil {
 				return std.exit("tune", err)
 			}
-			if *out == "" {
+			if f.out == "" {
 				return std.usageErr("tune", "-out is required")
 			}
-			ords, err := parseInts(*devices)
+			ords, err := parseInts(f.devices)
 			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) {
-				return std.usageErr("tune", "-devices %q: want GPU ordinals such as 0,1", *devices)
+				return std.usageErr("tune", "-devices %q: want GPU ordinals such as 0,1", f.devices)
 			}
 			peer := report.Peer{}
-			if *peerPath != "" {
-				if peer, err = report.ReadPeer(*peerPath); err != nil {
+			if f.peer != "" {
+				if peer, err = report.ReadPeer(f.peer); err != nil {
 					return std.fail(err)
 				}
 			}
@@ -83,26 +75,51 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				return std.fail(err)
 			}
 			elapsed := time.Since(start)
-			t, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, *driver), res.Entries, cfg.Catalog)
+			t, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver), res.Entries, cfg.Catalog)
 			if err == nil {
-				err = saveTable(*out, t)
+				err = saveTable(f.out, t)
 			}
 			if err != nil {
 				return std.fail(err)
 			}
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s\n",
-				*out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second))
-			if *reportDir == "" {
+				f.out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second))
+			if f.report == "" {
 				return 0
 			}
-			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer, ReadBW: cmp.Or(*readBW, res.Device.ReadBandwidth), Peak: cmp.Or(*peak, res.Device.PeakFLOPS)}
-			if err := rep.Write(*reportDir); err != nil {
+			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer}
+			rep.ReadBW, rep.Peak = f.of(res.Device)
+			if err := rep.Write(f.report); err != nil {
 				return std.fail(err)
 			}
-			fmt.Fprintf(std.out, "wrote %s (tune.md, tune.csv, roofline plots)\n", *reportDir)
+			fmt.Fprintf(std.out, "wrote %s (tune.md, tune.csv, roofline plots)\n", f.report)
 			return 0
 		}
 	},
+}
+
+// tuneFlags are tune's flags: configFlags', the roofline's, and its own.
+type tuneFlags struct {
+	configFlags
+	rooflineFlags
+	out, report, peer, devices, driver string
+}
+
+func (f *tuneFlags) register(fs *flag.FlagSet) {
+	f.configFlags.register(fs)
+	f.rooflineFlags.register(fs, "the device's")
+	for _, s := range []struct {
+		dst               *string
+		name, value, help string
+	}{
+		{&f.out, "out", "", "table to write (atomically), merged into -base"},
+		{&f.report, "report", "", "directory for tune.md, tune.csv and roofline PNGs"},
+		{&f.peer, "peer", "", "peer_cublas.py output for the report's cuBLAS column (time the points of \"autotune points\")"},
+		{&f.devices, "devices", "0", "comma-separated GPU ordinals to spread the work over (one kind of GPU)"},
+		{&f.driver, "driver", "", "driver version for the provenance, e.g. 580.159.04"},
+	} {
+		fs.StringVar(s.dst, s.name, s.value, s.help)
+	}
 }
 
 // saveTable writes t to path atomically.

@@ -15,10 +15,8 @@ import (
 
 func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
-	shapes := filepath.Join(dir, "shapes.csv")
-	require.NoError(t, os.WriteFile(shapes, []byte("name,M,N,K\nqkv,1,6144,4096\no,1,4096,4096\nodd,1,769,5125\n"), 0o644))
-	peer := filepath.Join(dir, "peer.csv")
-	require.NoError(t, os.WriteFile(peer, []byte("name,M,N,K,graph_us\nqkv,1,6144,4096,20\nqkv,4096,6144,4096,900\n"), 0o644))
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nqkv,1,6144,4096\no,1,4096,4096\nodd,1,769,5125\n")
+	peer := writeFile(t, dir, "peer.csv", "name,M,N,K,graph_us\nqkv,1,6144,4096,20\nqkv,4096,6144,4096,900\n")
 	out, rep := filepath.Join(dir, "buckets.yaml"), filepath.Join(dir, "report")
 	withGPUs(t, tuningtest.NewGPU(), tuningtest.NewGPU())
 	code, stdout, stderr := runCLI("-shapes", shapes, "-max-m", "4096", "-out", out, "-base", base, "-manifest", manifest,
@@ -61,44 +59,38 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 		assert.NotEqual(t, "t90_wrong", b.Kernel)
 	}
 
-	md, err := os.ReadFile(filepath.Join(rep, "tune.md"))
-	require.NoError(t, err)
+	md := readFile(t, filepath.Join(rep, "tune.md"))
 	for _, s := range []string{"# Tuning on NVIDIA H200", "## Choices", "## Bucket loss, held out", "## The choices, timed",
 		"| qkv bf16 | 1 | 12.00 (12.12) | 17.00 (18.12) |", "Against cuBLAS over 2 points", "- `t90_wrong split-K 1`, at 26 Ms (qkv bf16 M=1, ",
 		"the first: wrong result: D[3,17]", "roofline-qkv-bf16.png"} {
-		assert.Contains(t, string(md), s)
+		assert.Contains(t, md, s)
 	}
-	csvData, err := os.ReadFile(filepath.Join(rep, "tune.csv"))
-	require.NoError(t, err)
-	assert.Contains(t, string(csvData), `t90_wrong,1,,,"wrong: wrong result: D[3,17]`)
-	assert.Contains(t, string(csvData), "qkv,1,6144,4096,bf16,t90_row,1,17.000,18.120,ok,events")
+	csvData := readFile(t, filepath.Join(rep, "tune.csv"))
+	assert.Contains(t, csvData, `t90_wrong,1,,,"wrong: wrong result: D[3,17]`)
+	assert.Contains(t, csvData, "qkv,1,6144,4096,bf16,t90_row,1,17.000,18.120,ok,events")
 	for _, png := range []string{"roofline-qkv-bf16.png", "roofline-o-bf16.png", "roofline-odd-bf16.png"} {
 		assert.FileExists(t, filepath.Join(rep, png))
 	}
 	// autotune report reads the run's CSV for the bucket loss.
-	bench := filepath.Join(dir, "bench.csv")
-	require.NoError(t, os.WriteFile(bench, []byte("name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,events_us,floor_us,cublas_graph_us\n"+
-		"qkv,1,6144,4096,bf16,t90_row,1,12,12.12,17,10,20\n"), 0o644))
+	bench := writeFile(t, dir, "bench.csv", "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,events_us,floor_us,cublas_graph_us\n"+
+		"qkv,1,6144,4096,bf16,t90_row,1,12,12.12,17,10,20\n")
 	code, _, stderr = runCLI("report", "-bench", bench, "-sweep", filepath.Join(rep, "tune.csv"), "-out", filepath.Join(dir, "again"))
 	require.Equal(t, 0, code, stderr)
-	again, err := os.ReadFile(filepath.Join(dir, "again", "report.md"))
-	require.NoError(t, err)
-	assert.Contains(t, string(again), "| qkv | 1 | 12.00 | 12.00 | 0.0 % | `t90_row split-K 1` |")
+	again := readFile(t, filepath.Join(dir, "again", "report.md"))
+	assert.Contains(t, again, "| qkv | 1 | 12.00 | 12.00 | 0.0 % | `t90_row split-K 1` |")
 }
 
 func TestTuneInterruptedLeavesOldTable(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
-	out := filepath.Join(dir, "buckets.yaml")
-	old := []byte("provenance:\n  source: old\nentries: []\n")
-	require.NoError(t, os.WriteFile(out, old, 0o644))
+	old := "provenance:\n  source: old\nentries: []\n"
+	out := writeFile(t, dir, "buckets.yaml", old)
 	gpu := tuningtest.NewGPU()
 	gpu.Fail = errors.New("CUDA_ERROR_LAUNCH_FAILED")
 	withGPUs(t, gpu)
 	code, _, stderr := runCLI("-model", "llama3-8b", "-max-m", "16", "-out", out, "-base", base, "-manifest", manifest)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "CUDA_ERROR_LAUNCH_FAILED")
-	got, err := os.ReadFile(out)
-	require.NoError(t, err)
+	got := readFile(t, out)
 	assert.Equal(t, old, got)
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)

@@ -18,21 +18,27 @@ import (
 
 const benchHeader = "name,M,N,K,dtype,kernel,split_k,level,graph_us,graph_p90_us,events_us,events_p90_us,tflops,gbps,floor_us,roofline_pct,host_gemm_us,host_launch_us,cublas_graph_us,speedup_vs_cublas\n"
 
+// write writes text to path.
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+}
+
 const sweepHeader = "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,check\n"
 
 func TestBenchReport(t *testing.T) {
 	dir := t.TempDir()
 	bench := filepath.Join(dir, "bench.csv")
-	require.NoError(t, os.WriteFile(bench, []byte(benchHeader+
+	write(t, bench, benchHeader+
 		"x,1,4096,4096,bf16,test_simt_bf16,1,exact,10,11,15,16,3.4,3400,7.4,74,4,4,12,1.2\n"+
 		"x,2,4096,4096,bf16,test_mma_bf16,2,exact,12,12,16,17,5.6,2800,7.4,62,4,4,10,0.833\n"+
-		"y z/1,1,64,64,bf16,test_simt_bf16,1,heuristic,3,3,6,7,0.003,5,0.1,3,4,4,0,\n"), 0o644))
+		"y z/1,1,64,64,bf16,test_simt_bf16,1,heuristic,3,3,6,7,0.003,5,0.1,3,4,4,0,\n")
 	sweep := filepath.Join(dir, "sweep.csv")
-	require.NoError(t, os.WriteFile(sweep, []byte(sweepHeader+
+	write(t, sweep, sweepHeader+
 		"x,1,4096,4096,bf16,test_simt_bf16,1,10,11,ok\n"+
 		"x,1,4096,4096,bf16,test_mma_bf16,2,9,9,ok\n"+
 		"x,1,4096,4096,bf16,test_mma_bf16,1,1,1,\"wrong: D[0,0] = 3, want 1\"\n"+
-		"x,2,4096,4096,bf16,test_mma_bf16,2,12,12,ok\n"), 0o644))
+		"x,2,4096,4096,bf16,test_mma_bf16,2,12,12,ok\n")
 	rows, err := ReadBench(bench)
 	require.NoError(t, err)
 	out := filepath.Join(dir, "report")
@@ -52,7 +58,7 @@ func TestBenchReport(t *testing.T) {
 		assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")), "%s is not a PNG", png)
 		assert.Contains(t, text, "("+png+")")
 	}
-	require.NoError(t, os.WriteFile(bench, []byte(benchHeader+"x,1,4096,4096,bf16,k,1,exact,0,11,15,16,3.4,3400,7.4,74,4,4,12,1.2\n"), 0o644))
+	write(t, bench, benchHeader+"x,1,4096,4096,bf16,k,1,exact,0,11,15,16,3.4,3400,7.4,74,4,4,12,1.2\n")
 	_, err = ReadBench(bench)
 	assert.ErrorContains(t, err, "bench.csv:2: graph_us must be positive")
 }
@@ -60,12 +66,12 @@ func TestBenchReport(t *testing.T) {
 func TestReadPeerAndWriteBench(t *testing.T) {
 	dir := t.TempDir()
 	peerPath := filepath.Join(dir, "peer.csv")
-	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n"), 0o644))
+	write(t, peerPath, "name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n")
 	peer, err := ReadPeer(peerPath)
 	require.NoError(t, err)
 	assert.Equal(t, 17.09, peer.US("qkv", 1, 6144, 4096, dispatch.BF16))
 	assert.Equal(t, 16.5, peer.US("qkv", 1, 6144, 4096, dispatch.F16), "peer_cublas.py spells f16 fp16")
-	require.NoError(t, os.WriteFile(peerPath, []byte("name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n"), 0o644))
+	write(t, peerPath, "name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n")
 	_, err = ReadPeer(peerPath)
 	assert.ErrorContains(t, err, "peer.csv:2")
 

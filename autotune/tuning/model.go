@@ -70,67 +70,65 @@ func (d *ModelMeasurer) spend(m int, secs float64) {
 	}
 }
 
-// estimate is the model's seconds for c at (w, m).
-func (d *ModelMeasurer) estimate(w Weight, m int, c Candidate) (float64, error) {
+// account estimates c at (w, m) and, holding d.mu, lets spend add what the
+// call would cost. It returns the estimate in seconds.
+func (d *ModelMeasurer) account(w Weight, m int, c Candidate, spend func(est float64)) (float64, error) {
 	k := d.cat.Kernel(c.Kernel)
 	if k == nil {
 		return 0, fmt.Errorf("kernel %q is not in the manifest", c.Kernel)
 	}
 	p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
-	return dispatch.EstimateSeconds(k, &p, c.SplitK, d.dev), nil
+	est := dispatch.EstimateSeconds(k, &p, c.SplitK, d.dev)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	spend(est)
+	return est, nil
 }
 
 // Check passes every candidate and counts what a real gate would spend.
 func (d *ModelMeasurer) Check(w Weight, m int, c Candidate) error {
-	est, err := d.estimate(w, m, c)
-	if err != nil {
-		return err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	mk, nk, mn := float64(m)*float64(w.K), float64(w.N)*float64(w.K), float64(m)*float64(w.N)
-	if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.checkedAt != s {
-		d.checkedAt = s
-		d.spend(m, (mk+nk+mn)/hostElemsPerSec+2*(mk+nk)/copyBytesPerSec+17*mn/hostAllocPerSec)
-	}
-	d.p.Checks++
-	gate := est + 2*mn/copyBytesPerSec + mn/hostElemsPerSec
-	d.spend(m, gate)
-	d.p.CheckSeconds += gate
-	return nil
+	_, err := d.account(w, m, c, func(est float64) {
+		mk, nk, mn := float64(m)*float64(w.K), float64(w.N)*float64(w.K), float64(m)*float64(w.N)
+		if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.checkedAt != s {
+			d.checkedAt = s
+			d.spend(m, (mk+nk+mn)/hostElemsPerSec+2*(mk+nk)/copyBytesPerSec+17*mn/hostAllocPerSec)
+		}
+		gate := est + 2*mn/copyBytesPerSec + mn/hostElemsPerSec
+		d.p.Checks++
+		d.p.CheckSeconds += gate
+		d.spend(m, gate)
+	})
+	return err
 }
 
 // Time returns the model's estimate and counts what graph replay would spend.
 func (d *ModelMeasurer) Time(w Weight, m int, c Candidate, reps int) (Timing, error) {
-	est, err := d.estimate(w, m, c)
+	est, err := d.account(w, m, c, func(est float64) {
+		if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.timedAt != s {
+			d.timedAt = s
+			elems := float64(m)*float64(w.K) + float64(w.N)*float64(w.K)
+			d.spend(m, elems/hostElemsPerSec+2*elems/copyBytesPerSec)
+		}
+		d.p.Timings++
+		copies := WeightCopies(w.N, w.K, w.DType, d.dev.L2Bytes)
+		d.spend(m, graphCaptureSecs+float64((reps+3)*GraphCalls(m, w.N, w.K, copies))*est)
+	})
 	if err != nil {
 		return Timing{}, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	copies := WeightCopies(w.N, w.K, w.DType, d.dev.L2Bytes)
-	if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.timedAt != s {
-		d.timedAt = s
-		elems := float64(m)*float64(w.K) + float64(w.N)*float64(w.K)
-		d.spend(m, elems/hostElemsPerSec+2*elems/copyBytesPerSec)
-	}
-	d.p.Timings++
-	d.spend(m, graphCaptureSecs+float64((reps+3)*GraphCalls(m, w.N, w.K, copies))*est)
-	us := est * 1e6
-	return Timing{us, us}, nil
+	return Timing{est * 1e6, est * 1e6}, nil
 }
 
 // Events returns the model's estimate plus what a pair of events adds, and
 // counts what per-call timing after an L2 flush would spend.
 func (d *ModelMeasurer) Events(w Weight, m int, c Candidate, calls int) (Timing, error) {
-	est, err := d.estimate(w, m, c)
+	est, err := d.account(w, m, c, func(est float64) {
+		flush := float64(2*d.dev.L2Bytes) / d.dev.ReadBandwidth
+		d.spend(m, float64(calls+10)*(est+flush+eventCallSecs))
+	})
 	if err != nil {
 		return Timing{}, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	flush := float64(2*d.dev.L2Bytes) / d.dev.ReadBandwidth
-	d.spend(m, float64(calls+10)*(est+flush+eventCallSecs))
 	us := (est + eventCallSecs) * 1e6
 	return Timing{us, us}, nil
 }
