@@ -111,10 +111,8 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	return nil
 }
 
-// scan reports what yaml.v3 would accept but a table must not hold —
-// aliases and merge keys (a table is written out) — and checks the entries'
-// arch and dtypes ahead of decoding, so that a bad one is reported with its
-// line (yaml.v3 stops at the first value its TextUnmarshaler refuses).
+// scan reports what yaml.v3 would accept but a table must not hold: aliases
+// and merge keys (a table is written out).
 func (l *loader) scan(n *yaml.Node, key string) {
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -135,7 +133,9 @@ func (l *loader) scan(n *yaml.Node, key string) {
 	}
 }
 
-// scanEntry checks an entry's arch, in and out text.
+// scanEntry checks an entry's arch, in and out text ahead of decoding, so
+// that a bad one is reported with its line: yaml.v3 stops at the first value
+// a TextUnmarshaler refuses, and says no line.
 func (l *loader) scanEntry(e *yaml.Node) {
 	for _, key := range []string{"arch", "in", "out"} {
 		_, v := field(e, key)
