@@ -129,3 +129,11 @@ func outDType(in dispatch.DType, out string) (dispatch.DType, error) {
 	}
 	return in, nil
 }
+
+// parseArch parses an arch flag value ("": none).
+func parseArch(s string) (dispatch.Arch, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return kernels.ParseArch(s)
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
-	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // weightFlags say which weights a run tunes and up to which M: tune, model
@@ -131,14 +130,6 @@ func parseInts(s string) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// parseArch parses an arch flag value ("": none).
-func parseArch(s string) (dispatch.Arch, error) {
-	if s == "" {
-		return 0, nil
-	}
-	return kernels.ParseArch(s)
 }
 
 // rooflineFlags are the ceilings a report measures against: tune, bench
