@@ -24,6 +24,7 @@ func plotName(title string) string {
 // powersOfTwo ticks a log axis at 1, 2, 4, …
 type powersOfTwo struct{}
 
+// Ticks implements plot.Ticker.
 func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	for v := 1.0; v <= hi*1.0001; v *= 2 {
@@ -37,6 +38,7 @@ func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
 // oneTwoFive ticks a log axis at 1, 2 and 5 times powers of ten.
 type oneTwoFive struct{}
 
+// Ticks implements plot.Ticker.
 func (oneTwoFive) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {

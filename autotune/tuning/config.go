@@ -51,6 +51,7 @@ type ConfigError struct {
 	Rule  string
 }
 
+// Error says which field broke which rule.
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("tuning: %s = %v: want %s", e.Field, e.Value, e.Rule)
 }
