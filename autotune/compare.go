@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -15,11 +17,16 @@ var compareCmd = &command{
 	Short:     "list per-bucket slowdowns between two measured tables; exit 1 past -threshold %",
 	Long: `Compare matches the entries of two tables by key and their buckets by range,
 and lists every M at which both recorded a time, with the change in % and
-the kernels. It exits 1 when a point is slower by more than -threshold %.`,
+the kernels, and every entry that was measured in OLD and is not in NEW
+(the model's guesses replaced it). It exits 1 when a point is slower by more
+than -threshold % or an entry lost its measurements.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		threshold := fs.Float64("threshold", 3, "slowdown in % past which the command fails")
 		manifest := fs.String("manifest", "", manifestHelp)
 		return func(std *stdio, files []string) int {
+			if !(*threshold >= 0) || math.IsInf(*threshold, 0) {
+				return std.usageErr("compare", "-threshold %g: want a finite percentage ≥ 0", *threshold)
+			}
 			if len(files) != 2 {
 				return std.usageErr("compare", "give two table files, the old one first")
 			}
@@ -62,7 +69,17 @@ func printComparison(std *stdio, oldT, newT *dispatch.Table, threshold float64) 
 			}
 		}
 	}
+	lost := 0
+	for _, oe := range oldT.Entries {
+		if ne := newT.Entry(oe.Key()); oe.Measured() && ne != nil && !ne.Measured() {
+			fmt.Fprintf(std.out, "%s lost its measurements: measured on %s, now source %s\n", oe.Key(), cmp.Or(oe.Device, oldT.Provenance.Device, "?"), cmp.Or(ne.Source, "unset, no times"))
+			lost++
+		}
+	}
 	switch {
+	case lost > 0:
+		fmt.Fprintf(std.err, "compare: %d entries lost their measurements\n", lost)
+		return 1
 	case points == 0:
 		fmt.Fprintln(std.out, "no bucket has times at the same M in both tables: nothing to compare")
 	case slower > 0:

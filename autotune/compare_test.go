@@ -29,4 +29,17 @@ func TestCompareExitCodes(t *testing.T) {
 	code, _, errOut = runCLI("compare", old, writeFile(t, dir, "bad.yaml", "provenance: {}\n"), "-manifest", testManifest)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "bad.yaml")
+
+	// The model's guesses in place of measurements: listed, exit 1.
+	guessed := "provenance:\n  source: measured\nentries:\n  - arch: sm_80\n    in: bf16\n    out: bf16\n    layout: tn\n    source: model\n    buckets:\n      - min_m: 1\n        kernel: test_simt_bf16\n        split_k: 1\n"
+	code, out, errOut = runCLI("compare", old, writeFile(t, dir, "guessed.yaml", guessed), "-manifest", testManifest)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "sm_80 bf16→bf16 default lost its measurements")
+	assert.Contains(t, errOut, "1 entries lost their measurements")
+
+	for _, bad := range []string{"NaN", "-1", "+Inf"} {
+		code, _, errOut = runCLI("compare", old, same, "-manifest", testManifest, "-threshold", bad)
+		assert.Equal(t, 2, code, bad)
+		assert.Contains(t, errOut, "want a finite percentage", bad)
+	}
 }

@@ -25,6 +25,7 @@ at hand can measure. It works in any build.`,
 		preset := fs.String("device", "h200", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", "))
 		devices := fs.Int("devices", 1, "how many such GPUs the real run would spread the work over")
 		out := fs.String("out", "", "write the base table with the model's choices merged in as heuristic entries")
+		force := fs.Bool("force", false, "with -out: let the model's choices replace measured entries too")
 		return func(std *stdio, _ []string) int {
 			if *devices < 1 {
 				return std.usageErr("model", "-devices %d: want at least 1", *devices)
@@ -44,9 +45,10 @@ at hand can measure. It works in any build.`,
 				ms[i] = mms[i]
 			}
 			res, err := tuning.Tune(cfg, ms, base)
+			var kept []dispatch.EntryKey
 			if err == nil && *out != "" {
 				var t *dispatch.Table
-				if t, err = tuning.Merge(base, base.Provenance, tuning.Heuristic(res.Entries), cfg.Catalog); err == nil {
+				if t, kept, err = tuning.Merge(base, base.Provenance, tuning.Heuristic(res.Entries, dev), cfg.Catalog, *force); err == nil {
 					err = saveTable(*out, t)
 				}
 			}
@@ -54,7 +56,10 @@ at hand can measure. It works in any build.`,
 				return std.fail(err)
 			}
 			if *out != "" {
-				fmt.Fprintf(std.out, "wrote %s: %d %s entries chosen by the model (heuristic: no times_us), merged into the base table\n", *out, len(res.Entries), dev.Arch)
+				fmt.Fprintf(std.out, "wrote %s: %d %s entries chosen by the model (heuristic: no times_us), merged into the base table\n", *out, len(res.Entries)-len(kept), dev.Arch)
+				for _, k := range kept {
+					fmt.Fprintf(std.out, "kept the measured entry %s (-force replaces it)\n", k)
+				}
 			}
 			printPrediction(std, cfg, res, mms)
 			return 0

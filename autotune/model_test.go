@@ -89,6 +89,46 @@ func TestModelOut(t *testing.T) {
 	assert.Positive(t, sm90)
 }
 
+// model -out on the H200 preset, over the embedded table whose sm_90 bf16
+// entries were measured on an H200: every measured entry stays as it was
+// (the model's guesses do not replace measurements), and the command says
+// which it kept; -force lets the model replace them.
+func TestModelOutKeepsMeasuredEntries(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "buckets.yaml")
+	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-device", "h200", "-out", out)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "kept the measured entry sm_90")
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	got, err := dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
+	require.NoError(t, err)
+	embedded, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	measured := 0
+	for _, want := range embedded.Entries {
+		if !want.Measured() {
+			continue
+		}
+		measured++
+		e := got.Entry(want.Key())
+		require.NotNil(t, e, want.Key().String())
+		assert.Equal(t, want.Buckets, e.Buckets, "%s changed", want.Key())
+	}
+	assert.Positive(t, measured)
+	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-device", "h200", "-out", out, "-force")
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "kept the measured entry")
+	got, err = dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
+	require.NoError(t, err)
+	replaced := 0
+	for _, e := range got.Entries {
+		if e.Arch == dispatch.SM90 && e.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
+			replaced++
+		}
+	}
+	assert.Positive(t, replaced, "-force: the model's entries replace the measured ones")
+}
+
 func TestPointsCommand(t *testing.T) {
 	dir := t.TempDir()
 	// points needs no GPU: the points peer_cublas.py should time.

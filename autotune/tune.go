@@ -75,7 +75,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				return std.fail(err)
 			}
 			elapsed := time.Since(start)
-			t, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver), res.Entries, cfg.Catalog)
+			t, _, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver), tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
 			if err == nil {
 				err = saveTable(f.out, t)
 			}

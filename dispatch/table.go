@@ -36,8 +36,30 @@ type Entry struct {
 	Layout  string   `yaml:"layout"`
 	N       int      `yaml:"n,omitempty"`
 	K       int      `yaml:"k,omitempty"`
+	// Source says where the buckets came from: SourceMeasured (timed by
+	// autotune tune on Device) or SourceModel (the analytic model's choices
+	// for Device, no times). Left out (older tables), an entry counts as
+	// measured, on the provenance's device, when a bucket has times_us, and
+	// as the model's otherwise.
+	Source  string   `yaml:"source,omitempty"`
+	Device  string   `yaml:"device,omitempty"` // the GPU that measured (or was modelled for) the entry
+	Date    string   `yaml:"date,omitempty"`   // YYYY-MM-DD
 	Buckets []Bucket `yaml:"buckets"`
 	line    int      // source line, for error messages
+}
+
+// Entry sources.
+const (
+	SourceMeasured = "measured" // timed on a GPU by autotune tune
+	SourceModel    = "model"    // chosen by the analytic model, not measured
+)
+
+// Measured reports whether the entry's buckets were timed on a GPU.
+func (e *Entry) Measured() bool {
+	if e.Source == "" {
+		return slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 })
+	}
+	return e.Source == SourceMeasured
 }
 
 // Bucket covers M in [MinM, MaxM] (MaxM = 0: no upper bound). Upper edges are
@@ -140,22 +162,33 @@ func (t *Table) Find(arch Arch, in, out DType, n, k int) (exact, def *Entry) {
 }
 
 // Merge returns a table with provenance prov holding t's entries that no
-// entry of fresh replaces (same key), in their order, then fresh. t is not
-// changed; the result shares fresh's buckets.
-func (t *Table) Merge(prov Provenance, fresh []Entry) *Table {
-	out := &Table{Provenance: prov}
+// entry of fresh replaces (same key), in their order, then fresh. A fresh
+// entry the model chose does not replace a measured one unless
+// replaceMeasured is set: kept lists the keys that stayed measured that way.
+// t is not changed; the result shares fresh's buckets.
+func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out *Table, kept []EntryKey) {
+	out = &Table{Provenance: prov}
+	var add []Entry
+	for _, f := range fresh {
+		if old := t.Entry(f.Key()); old != nil && old.Measured() && !f.Measured() && !replaceMeasured {
+			kept = append(kept, f.Key())
+			continue
+		}
+		add = append(add, f)
+	}
 	for _, e := range t.Entries {
-		if !slices.ContainsFunc(fresh, func(f Entry) bool { return f.Key() == e.Key() }) {
+		if !slices.ContainsFunc(add, func(f Entry) bool { return f.Key() == e.Key() }) {
 			out.Entries = append(out.Entries, e)
 		}
 	}
-	out.Entries = append(out.Entries, fresh...)
-	return out
+	out.Entries = append(out.Entries, add...)
+	return out, kept
 }
 
 // StripMeasurements drops from every bucket what only a measurement may say
-// (times, runner-up, margin), so that the entry reads as heuristic.
+// (times, runner-up, margin) and marks the entry SourceModel.
 func (e *Entry) StripMeasurements() {
+	e.Source = SourceModel
 	for i := range e.Buckets {
 		b := &e.Buckets[i]
 		b.TimesUS, b.RunnerUp, b.MarginPct = nil, "", 0

@@ -347,6 +347,22 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 	}
 }
 
+// checkSource checks an entry's source: measured or model, and a model
+// entry carries no measurements.
+func (l *loader) checkSource(e *Entry, m *yaml.Node) {
+	timed := slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 })
+	switch e.Source {
+	case "":
+	case SourceModel:
+		if timed {
+			l.errorf(at(m, "source"), "source: model, but a bucket has times_us: a model entry holds no measurements (say source: measured, or drop the times)")
+		}
+	case SourceMeasured:
+	default:
+		l.errorf(at(m, "source"), "source %q: use measured or model", e.Source)
+	}
+}
+
 // checkEntry validates entry e, read from mapping m.
 func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 	e.line = m.Line
@@ -383,6 +399,7 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 		l.need(m, "buckets", "add at least one bucket, the first with min_m: 1")
 		return
 	}
+	l.checkSource(e, m)
 	l.whole(m, "n", "k")
 	_, list := field(m, "buckets")
 	nodes := decoded(list)

@@ -40,7 +40,8 @@ func TestMergeKeepsOtherEntries(t *testing.T) {
 		{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old90"}}},
 	}}
 	fresh := []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "new90"}}}}
-	got := base.Merge(Provenance{Source: "measured"}, fresh)
+	got, kept := base.Merge(Provenance{Source: "measured"}, fresh, false)
+	assert.Empty(t, kept)
 	assert.Equal(t, "measured", got.Provenance.Source)
 	require.Len(t, got.Entries, 2)
 	assert.Equal(t, "old80", got.Entries[0].Buckets[0].Kernel)
@@ -48,10 +49,33 @@ func TestMergeKeepsOtherEntries(t *testing.T) {
 	assert.Equal(t, "old90", base.Entries[1].Buckets[0].Kernel, "the base is not changed")
 }
 
+// The model's entries never replace measured ones unless asked to.
+func TestMergeKeepsMeasuredEntries(t *testing.T) {
+	measured := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", N: 4096, K: 14336, Source: SourceMeasured, Device: "NVIDIA H200",
+		Buckets: []Bucket{{MinM: 1, Kernel: "timed", TimesUS: map[int]float64{1: 30}}}}
+	model := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", N: 4096, K: 14336, Source: SourceModel,
+		Buckets: []Bucket{{MinM: 1, Kernel: "guess"}}}
+	other := Entry{Arch: SM80, In: BF16, Out: BF16, Layout: "tn", Source: SourceModel, Buckets: []Bucket{{MinM: 1, Kernel: "guess80"}}}
+	base := &Table{Entries: []Entry{measured}}
+	got, kept := base.Merge(Provenance{Source: "measured"}, []Entry{model, other}, false)
+	assert.Equal(t, []EntryKey{model.Key()}, kept)
+	require.Len(t, got.Entries, 2)
+	assert.Equal(t, "timed", got.Entry(measured.Key()).Buckets[0].Kernel, "the measured entry stays")
+	assert.Equal(t, "guess80", got.Entry(other.Key()).Buckets[0].Kernel, "a new key is added")
+	got, kept = base.Merge(Provenance{Source: "measured"}, []Entry{model}, true)
+	assert.Empty(t, kept)
+	assert.Equal(t, "guess", got.Entry(measured.Key()).Buckets[0].Kernel, "replaceMeasured replaces")
+	fresh := measured
+	fresh.Buckets = []Bucket{{MinM: 1, Kernel: "retimed", TimesUS: map[int]float64{1: 29}}}
+	got, _ = base.Merge(Provenance{Source: "measured"}, []Entry{fresh}, false)
+	assert.Equal(t, "retimed", got.Entry(measured.Key()).Buckets[0].Kernel, "a new measurement replaces an old one")
+}
+
 func TestStripMeasurements(t *testing.T) {
-	e := Entry{Buckets: []Bucket{{MinM: 1, Kernel: "k", SplitK: 2, TimesUS: map[int]float64{1: 3}, RunnerUp: "r", MarginPct: 4}}}
+	e := Entry{Source: SourceMeasured, Buckets: []Bucket{{MinM: 1, Kernel: "k", SplitK: 2, TimesUS: map[int]float64{1: 3}, RunnerUp: "r", MarginPct: 4}}}
 	e.StripMeasurements()
 	assert.Equal(t, Bucket{MinM: 1, Kernel: "k", SplitK: 2}, e.Buckets[0])
+	assert.Equal(t, SourceModel, e.Source)
 }
 
 func TestGeometricBuckets(t *testing.T) {

@@ -21,26 +21,39 @@ func Provenance(cat *kernels.Catalog, dev dispatch.DeviceInfo, driver string) di
 }
 
 // Merge merges entries into base under prov and checks that the result, as
-// written, loads against cat: the table to save or to route with.
-func Merge(base *dispatch.Table, prov dispatch.Provenance, entries []dispatch.Entry, cat *kernels.Catalog) (*dispatch.Table, error) {
-	t := base.Merge(prov, entries)
+// written, loads against cat: the table to save or to route with. Model
+// entries do not replace measured ones unless replaceMeasured is set; kept
+// lists those that stayed.
+func Merge(base *dispatch.Table, prov dispatch.Provenance, entries []dispatch.Entry, cat *kernels.Catalog, replaceMeasured bool) (*dispatch.Table, []dispatch.EntryKey, error) {
+	t, kept := base.Merge(prov, entries, replaceMeasured)
 	data, err := t.Marshal()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := dispatch.LoadTable("the tuned table", data, cat); err != nil {
-		return nil, fmt.Errorf("the tuned table would not load: %w", err)
+		return nil, nil, fmt.Errorf("the tuned table would not load: %w", err)
 	}
-	return t, nil
+	return t, kept, nil
+}
+
+// Measured returns copies of entries marked as measured on dev today.
+func Measured(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Entry {
+	out := make([]dispatch.Entry, len(entries))
+	for i, e := range entries {
+		e.Source, e.Device, e.Date = dispatch.SourceMeasured, dev.Name, time.Now().UTC().Format("2006-01-02")
+		out[i] = e
+	}
+	return out
 }
 
 // Heuristic returns copies of entries without what only a measurement may
-// say: the entries a model's choices make.
-func Heuristic(entries []dispatch.Entry) []dispatch.Entry {
+// say, marked as the model's choices for dev: the entries a model makes.
+func Heuristic(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Entry {
 	out := make([]dispatch.Entry, len(entries))
 	for i, e := range entries {
 		e.Buckets = append([]dispatch.Bucket(nil), e.Buckets...)
 		e.StripMeasurements()
+		e.Device, e.Date = dev.Name, time.Now().UTC().Format("2006-01-02")
 		out[i] = e
 	}
 	return out

@@ -167,7 +167,8 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Len(t, res.Entries, 4, "qkv, o, odd and the default")
 	assert.Len(t, res.Choices, 4*14)
 	assert.GreaterOrEqual(t, len(progress), 3*13)
-	tab, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1"), res.Entries, cfg.Catalog)
+	tab, kept, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1"), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+	assert.Empty(t, kept)
 	require.NoError(t, err)
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, "sm_90", tab.Provenance.Arch)
@@ -187,8 +188,15 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 			assert.Equal(t, tuning.Timing{Median: 17, P90: 18.12}, sr.Events[1], "the events column times the exact choice")
 		}
 	}
-	heur := tuning.Heuristic(res.Entries)
+	heur := tuning.Heuristic(res.Entries, dispatch.H200)
 	assert.Empty(t, heur[0].Buckets[0].TimesUS)
+	assert.Equal(t, dispatch.SourceModel, heur[0].Source)
+	assert.True(t, tab.Entries[len(tab.Entries)-1].Measured())
+	// The model's choices merged over the measured table keep every measured entry.
+	over, kept, err := tuning.Merge(tab, tab.Provenance, heur, cfg.Catalog, false)
+	require.NoError(t, err)
+	assert.Len(t, kept, len(heur))
+	assert.Equal(t, tab.Entries, over.Entries)
 	assert.NotEmpty(t, res.Entries[0].Buckets[0].TimesUS, "Heuristic copies")
 
 	// Two kinds of GPU in one run are refused, and so is a bad config.
