@@ -30,12 +30,12 @@ type Provenance struct {
 // Entry routes one (arch, dtypes, layout) and, when N and K are nonzero, one
 // exact weight shape. An entry with N = K = 0 is the default for its key.
 type Entry struct {
-	Arch    Arch     `yaml:"arch"`
-	In      DType    `yaml:"in"`
-	Out     DType    `yaml:"out"`
-	Layout  string   `yaml:"layout"`
-	N       int      `yaml:"n,omitempty"`
-	K       int      `yaml:"k,omitempty"`
+	Arch   Arch   `yaml:"arch"`
+	In     DType  `yaml:"in"`
+	Out    DType  `yaml:"out"`
+	Layout string `yaml:"layout"`
+	N      int    `yaml:"n,omitempty"`
+	K      int    `yaml:"k,omitempty"`
 	// Source says where the buckets came from: SourceMeasured (timed by
 	// autotune tune on Device) or SourceModel (the analytic model's choices
 	// for Device, no times). Left out (older tables), an entry counts as
