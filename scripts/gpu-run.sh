@@ -2,15 +2,17 @@
 # Runs on the GPU runner, from the repository root, with .gpu/ carried (see
 # gpu-prepare.sh). Writes everything to $OUT (at most 8 files come back).
 #
-#   scripts/gpu-run.sh test    # nvcc-build the kernels, run every GPU test on them
+#   scripts/gpu-run.sh test    # run every GPU test on the committed kernels
+#                              # (BUILD=1: nvcc-build them here first, into kernels/)
 #   scripts/gpu-run.sh bench   # cuBLAS peer timing, then our bench beside it
 #                              # (TABLE=scripts/heuristic.yaml: route by the model alone)
-#   scripts/gpu-run.sh tune    # autotune tune over $MODEL (default llama3-8b) bf16,
+#   scripts/gpu-run.sh tune    # autotune tune over $MODEL (default llama3-8b) bf16
+#                              # or the weights of $TUNESHAPES (a shapes CSV), with $TUNEARGS,
 #                              # M = 1…$MAXM (default 8192), cuBLAS timed at the same
 #                              # points; then bench routing with the new table
 #   scripts/gpu-run.sh all     # test, then tune; logs packed into logs.tgz
 #
-# test leaves kernels.tgz (fatbins + manifest) in $OUT; tune leaves
+# test with BUILD=1 leaves kernels.tgz (fatbins + manifest) in $OUT; tune leaves
 # buckets.yaml (the measured table), report.tgz (tune.md, tune.csv, plots),
 # peer.csv and bench.csv (routing with the measured table).
 set -uo pipefail
@@ -25,8 +27,10 @@ peer() { # peer SHAPES.csv: cuBLAS graph-replay times into $OUT/peer.csv
 case "${1:-}" in
 test)
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
-  LOGDIR=$OUT GEN=.gpu/gen bash kernels/build.sh 2>&1 | tee "$OUT/build.log" || exit 1
-  tar czf "$OUT/kernels.tgz" kernels/manifest.json kernels/images/*.fatbin
+  if [ -n "${BUILD:-}" ]; then
+    LOGDIR=$OUT GEN=.gpu/gen bash kernels/build.sh 2>&1 | tee "$OUT/build.log" || exit 1
+    tar czf "$OUT/kernels.tgz" kernels/manifest.json kernels/images/*.fatbin
+  fi
   # go test runs a package's tests in its directory (testdata paths are relative).
   (cd dispatch && ../.gpu/dispatch.test -test.v -test.timeout 540s ${TESTRUN:+-test.run "$TESTRUN"}) >"$OUT/gputest.log" 2>&1
   rc=$?
@@ -39,11 +43,12 @@ bench)
   ;;
 tune)
   model=(-model "${MODEL:-llama3-8b}" -max-m "${MAXM:-8192}")
+  [ -n "${TUNESHAPES:-}" ] && model=(-shapes "$TUNESHAPES" -max-m "${MAXM:-8192}")
   .gpu/autotune points "${model[@]}" -out .gpu/points.csv || exit 1
   peer .gpu/points.csv || exit 1
   drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
   start=$(date +%s)
-  .gpu/autotune "${model[@]}" -out "$OUT/buckets.yaml" -report .gpu/report -peer "$OUT/peer.csv" -driver "$drv" \
+  .gpu/autotune "${model[@]}" ${TUNEARGS:-} -out "$OUT/buckets.yaml" -report .gpu/report -peer "$OUT/peer.csv" -driver "$drv" \
     >"$OUT/tune.log" 2>"$OUT/tune-progress.log" || { tail "$OUT/tune.log" "$OUT/tune-progress.log"; exit 1; }
   echo "tune took $(( $(date +%s) - start )) s"; cat "$OUT/tune.log"
   tar czf "$OUT/report.tgz" -C .gpu report
