@@ -19,16 +19,11 @@ type Options struct {
 	// DefaultWorkspaceBytes. The planner never picks a split-K that needs
 	// more than this.
 	WorkspaceBytes int64
-	// ForceKernel routes every problem to this kernel (tests and tuning);
-	// problems it cannot run fail with ErrNoKernel. ForceSplitK is its
-	// split-K factor (0 means 1).
 	// JITImages also loads the images that reach this GPU only through PTX
 	// JIT compilation where a native image covers it (on a Hopper card, the
 	// sm80 image's compute_80 PTX): to test the Ampere kernels on a newer
 	// card. Off, Open loads native code only there, and faster.
-	JITImages   bool
-	ForceKernel string
-	ForceSplitK int
+	JITImages bool
 }
 
 // DefaultWorkspaceBytes is the split-K workspace per stream when Options

@@ -27,8 +27,6 @@ type Engine struct {
 	planner *Planner
 	fns     map[*kernels.KernelSpec]launchFns
 	modules []cuda.Module
-	force   string
-	forceK  int
 
 	// noSplit plans without split-K: for a stream being captured that has
 	// no workspace (nothing may be allocated during capture).
@@ -64,7 +62,7 @@ func Open(device int, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, cudaErr(err)
 	}
-	e := &Engine{ctx: ctx, fns: map[*kernels.KernelSpec]launchFns{}, ws: map[Stream]*workspace{}, graphs: map[*Graph]struct{}{}, force: opts.ForceKernel, forceK: max(opts.ForceSplitK, 1)}
+	e := &Engine{ctx: ctx, fns: map[*kernels.KernelSpec]launchFns{}, ws: map[Stream]*workspace{}, graphs: map[*Graph]struct{}{}}
 	if err := e.open(opts); err != nil {
 		e.Close()
 		return nil, err
@@ -102,9 +100,6 @@ func (e *Engine) open(opts Options) error {
 	e.dev.WorkspaceBytes = ws
 	e.planner = NewPlanner(loaded, table, e.dev)
 	e.noSplit = NewPlanner(loaded, table, e.dev.withoutWorkspace())
-	if e.force != "" && loaded.Kernel(e.force) == nil {
-		return fmt.Errorf("%w: ForceKernel %q is not loaded on %s (%s)", ErrNoKernel, e.force, e.dev.Name, e.dev.Arch)
-	}
 	return nil
 }
 
@@ -202,9 +197,6 @@ func (e *Engine) Planner() *Planner { return e.planner }
 func (e *Engine) Plan(p *Problem) (Plan, error) {
 	if e.closed.Load() {
 		return Plan{}, ErrClosed
-	}
-	if e.force != "" {
-		return e.planner.PlanKernel(p, e.force, e.forceK)
 	}
 	return e.planner.Plan(p)
 }

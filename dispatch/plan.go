@@ -18,7 +18,7 @@ const (
 	LevelExact                  // the table's entry for this exact (N, K)
 	LevelDefault                // the table's default entry for the arch and dtypes
 	LevelHeuristic              // analytic model over the constraint survivors
-	LevelForced                 // a kernel named by the caller
+	LevelForced                 // a kernel named by the caller (Planner.PlanKernel)
 )
 
 // String names the level as Explain does.
@@ -70,14 +70,6 @@ func (pl Plan) Bucket() string {
 		return ""
 	}
 	return pl.route.bucket
-}
-
-// RunnerUp names the second choice the table or heuristic recorded ("" if none).
-func (pl Plan) RunnerUp() string {
-	if pl.route == nil {
-		return ""
-	}
-	return pl.route.runnerUp
 }
 
 // Explain says how the plan was chosen: level, bucket, kernel, runner-up,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -311,14 +310,4 @@ func ValidKernelName(name string) bool {
 		}
 	}
 	return true
-}
-
-// Names returns every kernel name, sorted.
-func (c *Catalog) Names() []string {
-	out := make([]string, 0, len(c.byName))
-	for n := range c.byName {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
