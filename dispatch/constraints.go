@@ -59,8 +59,8 @@ func archOrAny(a Arch) string {
 // Filter returns the kernels of cat that may run p on dev without split-K
 // constraints (split-K 1), and the reason for every kernel it rejects.
 func Filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []Rejection) {
-	for i := range cat.Manifest.Kernels {
-		k := &cat.Manifest.Kernels[i]
+	for _, spec := range cat.Kernels() {
+		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
 		if why := CheckKernel(k, p, dev, 1); why != "" {
 			rejected = append(rejected, Rejection{k.Name, why})
 		} else {

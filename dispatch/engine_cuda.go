@@ -130,17 +130,18 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 	var kept []kernels.KernelSpec
 	var fns []launchFns
 	var skipped []string
+	m := cat.Manifest()
 	native := false
-	for _, im := range cat.Manifest.Images {
+	for _, im := range m.Images {
 		native = native || im.Native(e.dev.Arch)
 	}
-	for _, im := range cat.Manifest.Images {
+	for _, im := range m.Images {
 		if native && !im.Native(e.dev.Arch) && !jit {
 			continue // PTX for this arch, where a native image covers it
 		}
 		var want []*kernels.KernelSpec
-		for i := range cat.Manifest.Kernels {
-			if k := &cat.Manifest.Kernels[i]; k.Image == im.File && k.RunsOn(e.dev.Arch) {
+		for i := range m.Kernels {
+			if k := &m.Kernels[i]; k.Image == im.File && k.RunsOn(e.dev.Arch) {
 				want = append(want, k)
 			}
 		}
@@ -175,14 +176,13 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("%w: %s (%s): no image has code for it (skipped: %v); build kernels/ for this arch", ErrNoBinary, e.dev.Name, e.dev.Arch, skipped)
 	}
-	m := cat.Manifest
 	m.Kernels = kept
 	loaded, err := kernels.NewCatalog(m)
 	if err != nil {
 		return nil, err
 	}
-	for i := range loaded.Manifest.Kernels {
-		e.fns[&loaded.Manifest.Kernels[i]] = fns[i]
+	for i, k := range kept {
+		e.fns[loaded.Kernel(k.Name)] = fns[i]
 	}
 	return loaded, nil
 }

@@ -22,8 +22,7 @@ func withTiledRegisters(t *testing.T, regs int) *kernels.Catalog {
 	if regs == 0 {
 		return cat
 	}
-	m := cat.Manifest
-	m.Kernels = append([]kernels.KernelSpec(nil), m.Kernels...)
+	m := cat.Manifest()
 	for i := range m.Kernels {
 		if tiled(&m.Kernels[i]) {
 			m.Kernels[i].Registers = regs

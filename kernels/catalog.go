@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -165,10 +166,12 @@ type Manifest struct {
 	Kernels    []KernelSpec `json:"kernels"`
 }
 
-// Catalog is a validated manifest with kernels indexed by name.
+// Catalog is a validated manifest with kernels indexed by name. It is
+// read-only: NewCatalog keeps its own copy of the manifest, and Manifest and
+// Kernels return copies.
 type Catalog struct {
-	Manifest Manifest
-	byName   map[string]*KernelSpec
+	m      Manifest
+	byName map[string]*KernelSpec
 }
 
 // ParseManifest reads and validates a manifest.
@@ -210,15 +213,17 @@ func plainFileName(name string) bool {
 // is about 100 KB).
 const MaxManifestBytes = 16 << 20
 
-// NewCatalog validates a manifest and indexes it.
+// NewCatalog validates a manifest and indexes a copy of it: changing m
+// afterwards does not change the catalog.
 func NewCatalog(m Manifest) (*Catalog, error) {
+	m = m.clone()
 	if m.Schema != SchemaVersion {
 		return nil, fmt.Errorf("%w: schema %d, this build reads schema %d: regenerate the manifest (go generate ./kernels) or use a matching gemmroute", ErrManifest, m.Schema, SchemaVersion)
 	}
 	if len(m.Images) == 0 || len(m.Kernels) == 0 {
 		return nil, fmt.Errorf("%w: a manifest lists at least one image and one kernel", ErrManifest)
 	}
-	c := &Catalog{Manifest: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
+	c := &Catalog{m: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
 	images := map[string]*Image{}
 	for i := range m.Images {
 		im := &m.Images[i]
@@ -233,7 +238,7 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 		images[im.File] = im
 	}
 	for i := range m.Kernels {
-		k := &c.Manifest.Kernels[i]
+		k := &c.m.Kernels[i]
 		bad := func(rule string) error { return fmt.Errorf("%w: kernel %q: %s", ErrManifest, k.Name, rule) }
 		switch {
 		case k.Name == "":
@@ -288,11 +293,26 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 	return c, nil
 }
 
-// Kernel returns the kernel of that name, or nil.
+// Kernel returns the kernel of that name, or nil. The spec is the catalog's
+// own (plans point at it): read it, do not modify it.
 func (c *Catalog) Kernel(name string) *KernelSpec { return c.byName[name] }
 
-// Kernels returns every kernel, in manifest order.
-func (c *Catalog) Kernels() []KernelSpec { return c.Manifest.Kernels }
+// Kernels returns a copy of every kernel, in manifest order.
+func (c *Catalog) Kernels() []KernelSpec { return slices.Clone(c.m.Kernels) }
+
+// Manifest returns a copy of the manifest the catalog holds (to edit and pass
+// to NewCatalog, or to read its provenance).
+func (c *Catalog) Manifest() Manifest { return c.m.clone() }
+
+// clone copies m's slices, so that the copy shares nothing mutable with m.
+func (m Manifest) clone() Manifest {
+	m.Images = slices.Clone(m.Images)
+	for i := range m.Images {
+		m.Images[i].Targets = slices.Clone(m.Images[i].Targets)
+	}
+	m.Kernels = slices.Clone(m.Kernels)
+	return m
+}
 
 // KernelNameRule says what ValidKernelName accepts.
 const KernelNameRule = "a kernel name is ASCII letters, digits and '_' (it is a C symbol)"

@@ -29,8 +29,9 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	native := nativeArch(cfg.Catalog, dev, w.DType)
 	est := map[Candidate][]float64{}
 	var all []Candidate
-	for i := range cfg.Catalog.Kernels() {
-		k := &cfg.Catalog.Kernels()[i]
+	ks := cfg.Catalog.Kernels() // a copy: take it once
+	for i := range ks {
+		k := &ks[i]
 		if k.MinArch != native {
 			continue
 		}

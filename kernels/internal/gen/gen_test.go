@@ -45,9 +45,9 @@ func TestFatbinsBuiltFromCurrentSources(t *testing.T) {
 	require.NoError(t, err)
 	h, err := kernels.SourceHash(os.DirFS("../../src"))
 	require.NoError(t, err)
-	require.Equal(t, h, cat.Manifest.SourceHash,
+	require.Equal(t, h, cat.Manifest().SourceHash,
 		"kernel sources changed since the fatbins were built: run `bash kernels/build.sh` on a machine with nvcc ≥ 12 and commit kernels/images and kernels/manifest.json")
-	for _, im := range cat.Manifest.Images {
+	for _, im := range cat.Manifest().Images {
 		fi, err := kernels.Images.Open("images/" + im.File)
 		require.NoError(t, err, "image %s missing", im.File)
 		st, err := fi.Stat()
