@@ -159,7 +159,7 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: loading %s: %v", ErrCUDA, im.File, err)
+			return nil, fmt.Errorf("%w (loading image %s)", cudaErr(err), im.File)
 		}
 		e.modules = append(e.modules, mod)
 		for _, k := range want {
@@ -168,7 +168,7 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 				f.reduce, err = e.ctx.Function(mod, k.ReduceKernel, 0)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%w: %s: %v (manifest and image disagree: rebuild with kernels/build.sh)", ErrCUDA, im.File, err)
+				return nil, fmt.Errorf("%w (image %s: manifest and image disagree: rebuild with kernels/build.sh)", cudaErr(err), im.File)
 			}
 			kept, fns = append(kept, *k), append(fns, f)
 		}
@@ -366,7 +366,7 @@ func (e *Engine) Close() error {
 	e.once.Do(func() {
 		e.closed.Store(true)
 		var errs []error
-		errs = append(errs, e.ctx.Do(func() error { return cu.Synchronize() }))
+		errs = append(errs, e.ctx.Synchronize())
 		e.mu.Lock()
 		for g := range e.graphs {
 			errs = append(errs, g.closeLocked())
@@ -382,12 +382,4 @@ func (e *Engine) Close() error {
 		e.cerr = cudaErr(errors.Join(errs...))
 	})
 	return e.cerr
-}
-
-// cudaErr wraps a driver error so that errors.Is(err, ErrCUDA) holds.
-func cudaErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%w: %w", ErrCUDA, err)
 }

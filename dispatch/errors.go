@@ -46,6 +46,24 @@ func (e *ArgError) Error() string {
 // Unwrap lets errors.Is(err, ErrInvalidArgument) match.
 func (e *ArgError) Unwrap() error { return ErrInvalidArgument }
 
+// CUDAError is a failed CUDA driver call: the engine's errors from the
+// driver are *CUDAError, so that callers can reach the result code with
+// errors.As; errors.Is(err, ErrCUDA) holds for them too.
+type CUDAError struct {
+	Call string // driver entry point, e.g. "cuLaunchKernel"
+	Code int    // the CUresult, e.g. 2
+	Name string // its name, e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+	Msg  string // the driver's description, e.g. "out of memory"
+}
+
+// Error names the call, the result and the driver's description.
+func (e *CUDAError) Error() string {
+	return fmt.Sprintf("%v: %s: %s (%d): %s", ErrCUDA, e.Call, e.Name, e.Code, e.Msg)
+}
+
+// Unwrap lets errors.Is(err, ErrCUDA) match.
+func (e *CUDAError) Unwrap() error { return ErrCUDA }
+
 // TableError reports a problem in a bucket table, with the file and line where
 // it was found (Line 0 when the problem has no single line).
 type TableError struct {

@@ -89,17 +89,6 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// Error is a failed driver call.
-type Error struct {
-	Call string // driver entry point, e.g. cuLaunchKernel
-	Code int    // CUresult
-	Name string // e.g. CUDA_ERROR_NO_BINARY_FOR_GPU
-	Msg  string // the driver's description
-}
-
-// Error names the call, the result code and the driver's description.
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Msg) }
-
 // NoBinaryForGPU reports whether the driver found no code for the GPU.
 func (e *Error) NoBinaryForGPU() bool { return e.Code == int(C.CUDA_ERROR_NO_BINARY_FOR_GPU) }
 
@@ -119,6 +108,11 @@ func wrap(call string, err error) error {
 		return check(call, C.CUresult(v.Int()))
 	}
 	return fmt.Errorf("%s: %w", call, err)
+}
+
+// Synchronize waits for all work on the context's device.
+func (c *Context) Synchronize() error {
+	return c.Do(func() error { return check("cuCtxSynchronize", C.cuCtxSynchronize()) })
 }
 
 // Stream is a raw CUstream (0: the legacy default stream).
