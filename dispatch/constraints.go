@@ -1,52 +1,119 @@
 package dispatch
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
+	"slices"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// Rejection says why one kernel cannot run a problem.
-type Rejection struct {
-	Kernel string
-	Reason string
+// rule names a constraint of the filter. Every rejection carries one, so
+// that Explain and ErrNoKernel group rejections by rule rather than by text.
+type rule uint8
+
+// The rules, in the order checkKernel tests them.
+const (
+	ruleArch       rule = iota + 1 // the kernel has no code for the device's arch
+	ruleDType                      // the kernel computes another dtype pair
+	ruleSmem                       // dynamic shared memory above the device's opt-in limit
+	ruleAlignA                     // A's pointer less aligned than the kernel loads it
+	ruleAlignB                     // B's pointer likewise
+	ruleLDA                        // LDA·size not a multiple of the kernel's row alignment
+	ruleLDB                        // LDB·size likewise
+	ruleKMultiple                  // K not a multiple of what the kernel steps by
+	ruleIndexWidth                 // 32-bit offsets, problem of 2^31 elements or more
+	ruleGridY                      // more M tiles than gridDim.y allows
+	ruleSplitK                     // split-K factor outside the kernel's range
+	ruleWorkspace                  // split-K workspace above the per-stream reservation
+)
+
+// ruleText says what each rule rejects, read after "N kernels:".
+var ruleText = [...]string{
+	ruleArch:       "built for another arch",
+	ruleDType:      "for another dtype pair",
+	ruleSmem:       "need more shared memory than the device allows",
+	ruleAlignA:     "need the A pointer more aligned",
+	ruleAlignB:     "need the B pointer more aligned",
+	ruleLDA:        "need LDA more aligned",
+	ruleLDB:        "need LDB more aligned",
+	ruleKMultiple:  "need K to be a multiple of more",
+	ruleIndexWidth: "use 32-bit offsets, the problem needs 64",
+	ruleGridY:      "need more M tiles than gridDim.y allows",
+	ruleSplitK:     "have no such split-K factor",
+	ruleWorkspace:  "need more split-K workspace than is reserved per stream",
+}
+
+// String says what the rule rejects, as Explain groups it.
+func (r rule) String() string {
+	if int(r) < len(ruleText) && ruleText[r] != "" {
+		return ruleText[r]
+	}
+	return fmt.Sprintf("rule(%d)", uint8(r))
+}
+
+// rejection says why one kernel cannot run a problem: the rule it breaks
+// and, in detail, the values that break it. The zero rejection is no
+// rejection.
+type rejection struct {
+	kernel     string
+	rule       rule
+	detail     string
+	otherTypes bool // the kernel computes another dtype pair than the problem
+}
+
+// ok reports whether no rule was broken.
+func (rj rejection) ok() bool { return rj.rule == 0 }
+
+// rank orders rejections within a group: kernels for the problem's dtypes
+// first.
+func (rj rejection) rank() int {
+	if rj.otherTypes {
+		return 1
+	}
+	return 0
 }
 
 // maxGridY is CUDA's limit on gridDim.y, which carries the M tiles.
 const maxGridY = 65535
 
-// CheckKernel returns "" when kernel k may run problem p with the given
-// split-K factor on dev, and otherwise the rule it breaks.
-func CheckKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) string {
+// checkKernel returns the zero rejection when kernel k may run problem p
+// with the given split-K factor on dev, and otherwise the first rule it
+// breaks. It allocates only to reject.
+func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) rejection {
+	rj := func(r rule, format string, args ...any) rejection {
+		return rejection{kernel: k.Name, rule: r, detail: fmt.Sprintf(format, args...), otherTypes: k.In != p.In || k.Out != p.Out}
+	}
 	switch {
 	case !k.RunsOn(dev.Arch):
-		return fmt.Sprintf("built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
+		return rj(ruleArch, "built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
 	case k.In != p.In || k.Out != p.Out:
-		return fmt.Sprintf("computes %s→%s, problem is %s→%s", k.In, k.Out, p.In, p.Out)
+		return rj(ruleDType, "computes %s→%s, problem is %s→%s", k.In, k.Out, p.In, p.Out)
 	case k.SmemBytes > dev.SmemOptIn:
-		return fmt.Sprintf("needs %d B shared memory, device allows %d", k.SmemBytes, dev.SmemOptIn)
+		return rj(ruleSmem, "needs %d B shared memory, device allows %d", k.SmemBytes, dev.SmemOptIn)
 	case uintptr(p.A)%uintptr(k.PtrAlign) != 0:
-		return fmt.Sprintf("A pointer %#x not %d-byte aligned", uintptr(p.A), k.PtrAlign)
+		return rj(ruleAlignA, "A pointer %#x not %d-byte aligned", uintptr(p.A), k.PtrAlign)
 	case uintptr(p.B)%uintptr(k.PtrAlign) != 0:
-		return fmt.Sprintf("B pointer %#x not %d-byte aligned", uintptr(p.B), k.PtrAlign)
+		return rj(ruleAlignB, "B pointer %#x not %d-byte aligned", uintptr(p.B), k.PtrAlign)
 	case (p.LDA*p.In.Size())%k.LDAlign != 0:
-		return fmt.Sprintf("LDA·%d = %d B not a multiple of %d", p.In.Size(), p.LDA*p.In.Size(), k.LDAlign)
+		return rj(ruleLDA, "LDA·%d = %d B not a multiple of %d", p.In.Size(), p.LDA*p.In.Size(), k.LDAlign)
 	case (p.LDB*p.In.Size())%k.LDAlign != 0:
-		return fmt.Sprintf("LDB·%d = %d B not a multiple of %d", p.In.Size(), p.LDB*p.In.Size(), k.LDAlign)
+		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.In.Size(), p.LDB*p.In.Size(), k.LDAlign)
 	case p.K%k.KMultiple != 0:
-		return fmt.Sprintf("K = %d not a multiple of %d", p.K, k.KMultiple)
+		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
 	case k.IndexBits == 32 && p.Elements() >= 1<<31:
-		return fmt.Sprintf("32-bit offsets, problem spans %d elements (≥ 2^31)", p.Elements())
+		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.Elements())
 	case ceilDiv(p.M, k.TileM) > maxGridY:
-		return fmt.Sprintf("M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
+		return rj(ruleGridY, "M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:
-		return fmt.Sprintf("split-K %d outside 1..%d", splitK, k.MaxSplitK)
+		return rj(ruleSplitK, "split-K %d outside 1..%d", splitK, k.MaxSplitK)
 	case splitK > 1 && dev.WorkspaceBytes > 0 && splitWorkspace(p, splitK) > dev.WorkspaceBytes:
-		return fmt.Sprintf("split-K %d needs %d B of workspace, %d B reserved per stream (Options.WorkspaceBytes)",
+		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, %d B reserved per stream (Options.WorkspaceBytes)",
 			splitK, splitWorkspace(p, splitK), dev.WorkspaceBytes)
 	}
-	return ""
+	return rejection{}
 }
 
 func archOrAny(a Arch) string {
@@ -56,18 +123,67 @@ func archOrAny(a Arch) string {
 	return a.String()
 }
 
-// Filter returns the kernels of cat that may run p on dev without split-K
-// constraints (split-K 1), and the reason for every kernel it rejects.
-func Filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []Rejection) {
+// filter returns the kernels of cat that may run p on dev without split-K
+// (split-K 1), and a rejection for every kernel it leaves out.
+func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []rejection) {
 	for _, spec := range cat.Kernels() {
 		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
-		if why := CheckKernel(k, p, dev, 1); why != "" {
-			rejected = append(rejected, Rejection{k.Name, why})
+		if rj := checkKernel(k, p, dev, 1); !rj.ok() {
+			rejected = append(rejected, rj)
 		} else {
 			survivors = append(survivors, k)
 		}
 	}
 	return survivors, rejected
+}
+
+// Bounds on the text writeRejections writes: a group of at most
+// groupDetails kernels lists each on its own line, as long as the listing
+// stays within maxDetails lines; a larger group names one example.
+const (
+	groupDetails = 3
+	maxDetails   = 12
+)
+
+// writeRejections writes rejected (out of total kernels) grouped by rule in rule order, with counts: a header, one line per
+// rule and at most maxDetails more, however large the catalog. Kernels for
+// another dtype pair are only counted; within a group, kernels for the
+// problem's dtypes come first (on another arch, they are the ones that
+// matter).
+func writeRejections(b *strings.Builder, rejected []rejection, total int) {
+	if len(rejected) == 0 {
+		return
+	}
+	var groups [len(ruleText)][]rejection
+	for _, rj := range rejected {
+		if int(rj.rule) < len(groups) {
+			groups[rj.rule] = append(groups[rj.rule], rj)
+		}
+	}
+	fmt.Fprintf(b, "rejected %d of %d kernels:\n", len(rejected), total)
+	details := 0
+	for r, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		noun := "kernels"
+		if len(g) == 1 {
+			noun = "kernel"
+		}
+		slices.SortStableFunc(g, func(x, y rejection) int { return cmp.Compare(x.rank(), y.rank()) })
+		switch {
+		case rule(r) == ruleDType:
+			fmt.Fprintf(b, "  %d %s: %s\n", len(g), noun, rule(r))
+		case len(g) > groupDetails || details+len(g) > maxDetails:
+			fmt.Fprintf(b, "  %d %s: %s, e.g. %s: %s\n", len(g), noun, rule(r), g[0].kernel, g[0].detail)
+		default:
+			fmt.Fprintf(b, "  %d %s: %s\n", len(g), noun, rule(r))
+			for _, rj := range g {
+				fmt.Fprintf(b, "    %s: %s\n", rj.kernel, rj.detail)
+			}
+			details += len(g)
+		}
+	}
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -227,8 +227,8 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if pl.Kernel == nil || pl.M != p.M || pl.N != p.N || pl.K != p.K {
 		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.M, pl.N, pl.K, p.M, p.N, p.K)
 	}
-	if why := CheckKernel(pl.Kernel, p, e.dev, pl.SplitK); why != "" {
-		return fmt.Errorf("%w: %s: %s", ErrNoKernel, pl.Kernel.Name, why)
+	if rj := checkKernel(pl.Kernel, p, e.dev, pl.SplitK); !rj.ok() {
+		return fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, pl.Kernel.Name, rj.detail, rj.rule)
 	}
 	return e.launch(pl, p, s)
 }

@@ -73,7 +73,8 @@ func (pl Plan) Bucket() string {
 }
 
 // Explain says how the plan was chosen: level, bucket, kernel, runner-up,
-// each level that was passed over and each rejected kernel with its reason.
+// each level that was passed over and why, and the kernels the constraints
+// rejected, grouped by the rule they break with counts and examples.
 func (pl Plan) Explain() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.M, pl.N, pl.K)
@@ -102,17 +103,7 @@ func (pl Plan) Explain() string {
 	for _, n := range r.notes {
 		fmt.Fprintf(&b, "passed over: %s\n", n)
 	}
-	wrongTypes := 0
-	for _, rj := range r.rejected {
-		if strings.HasPrefix(rj.Reason, "computes ") {
-			wrongTypes++ // other dtypes: counted, not listed
-			continue
-		}
-		fmt.Fprintf(&b, "rejected: %s: %s\n", rj.Kernel, rj.Reason)
-	}
-	if wrongTypes > 0 {
-		fmt.Fprintf(&b, "rejected: %d kernels for other dtypes\n", wrongTypes)
-	}
+	writeRejections(&b, r.rejected, r.kernels)
 	return b.String()
 }
 

@@ -20,7 +20,8 @@ type route struct {
 	estimateUS float64
 	runnerUS   float64
 	notes      []string
-	rejected   []Rejection
+	rejected   []rejection
+	kernels    int // in the catalog, of which rejected were left out
 }
 
 // routeKey holds everything planning depends on besides the catalog, table
@@ -73,7 +74,7 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	pl.mu.RLock()
 	r := pl.cache[key]
 	pl.mu.RUnlock()
-	if r != nil && r.kernel != nil && CheckKernel(r.kernel, p, pl.dev, r.splitK) != "" {
+	if r != nil && r.kernel != nil && !checkKernel(r.kernel, p, pl.dev, r.splitK).ok() {
 		// A constraint that depends on the exact M (the grid limit): plan this one uncached.
 		return pl.planUncached(p, key)
 	}
@@ -110,23 +111,22 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	if p.Empty() {
 		return Plan{Level: LevelNoop, M: p.M, N: p.N, K: p.K, SplitK: 1}, nil
 	}
-	if why := CheckKernel(k, p, pl.dev, splitK); why != "" {
-		return Plan{}, fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, name, why)
+	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
+		return Plan{}, fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, name, rj.detail, rj.rule)
 	}
 	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}), nil
 }
 
-// noKernelError lists every rejected kernel with its reason.
+// noKernelError says why no kernel fits: the rejections grouped by rule.
 func (pl *Planner) noKernelError(p *Problem, r *route) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d on %s", p.In, p.Out, p.M, p.N, p.K, pl.dev.Arch)
 	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
 		b.WriteString(": e4m3 needs sm_89 or newer")
 	}
-	for _, rj := range r.rejected {
-		fmt.Fprintf(&b, "\n  %s: %s", rj.Kernel, rj.Reason)
-	}
-	return fmt.Errorf("%w: %s", ErrNoKernel, b.String())
+	b.WriteString("\n")
+	writeRejections(&b, r.rejected, r.kernels)
+	return fmt.Errorf("%w: %s", ErrNoKernel, strings.TrimSuffix(b.String(), "\n"))
 }
 
 func (pl *Planner) key(p *Problem) routeKey {
@@ -163,12 +163,13 @@ func (pl *Planner) route(p *Problem, key routeKey) *route {
 			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
 			continue
 		}
-		if why := CheckKernel(k, p, pl.dev, max(b.SplitK, 1)); why != "" {
-			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, why))
+		if rj := checkKernel(k, p, pl.dev, max(b.SplitK, 1)); !rj.ok() {
+			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, rj.detail))
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
-		_, r.rejected = Filter(pl.cat, p, pl.dev)
+		_, r.rejected = filter(pl.cat, p, pl.dev)
+		r.kernels = len(pl.cat.Kernels())
 		return r
 	}
 	pl.heuristic(p, key, r)
@@ -181,8 +182,8 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 // heuristic picks, over the constraint survivors and their split-K factors,
 // the least estimated time at the top of p's power-of-two M class.
 func (pl *Planner) heuristic(p *Problem, key routeKey, r *route) {
-	survivors, rejected := Filter(pl.cat, p, pl.dev)
-	r.rejected = rejected
+	survivors, rejected := filter(pl.cat, p, pl.dev)
+	r.rejected, r.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
 	rep.M = 1 << key.mClass
 	lo := 1<<key.mClass/2 + 1
@@ -193,7 +194,7 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, r *route) {
 	best, second := math.Inf(1), math.Inf(1)
 	for _, k := range survivors {
 		for _, s := range splitChoices {
-			if s > max(1, ceilDiv(p.K, k.TileK)) || CheckKernel(k, p, pl.dev, s) != "" {
+			if s > max(1, ceilDiv(p.K, k.TileK)) || !checkKernel(k, p, pl.dev, s).ok() {
 				continue
 			}
 			t := EstimateSeconds(k, &rep, s, pl.dev)
