@@ -103,8 +103,8 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) 
 		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.In.Size(), p.LDB*p.In.Size(), k.LDAlign)
 	case p.K%k.KMultiple != 0:
 		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
-	case k.IndexBits == 32 && p.Elements() >= 1<<31:
-		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.Elements())
+	case k.IndexBits == 32 && p.elements() >= 1<<31:
+		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.elements())
 	case ceilDiv(p.M, k.TileM) > maxGridY:
 		return rj(ruleGridY, "M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:

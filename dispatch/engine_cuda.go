@@ -221,11 +221,11 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if pl.Level == LevelNoop || p.Empty() {
+	if pl.Level == LevelNoop || p.empty() {
 		return nil
 	}
-	if pl.Kernel == nil || pl.M != p.M || pl.N != p.N || pl.K != p.K {
-		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.M, pl.N, pl.K, p.M, p.N, p.K)
+	if pl.Kernel == nil || pl.dims != [3]int{p.M, p.N, p.K} {
+		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.dims[0], pl.dims[1], pl.dims[2], p.M, p.N, p.K)
 	}
 	if rj := checkKernel(pl.Kernel, p, e.dev, pl.SplitK); !rj.ok() {
 		return fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, pl.Kernel.Name, rj.detail, rj.rule)
@@ -246,7 +246,7 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	kp := kernels.Params{
 		A: uintptr(p.A), B: uintptr(p.B), D: uintptr(p.D), Bias: uintptr(p.Bias),
 		M: int64(p.M), N: int64(p.N), K: int64(p.K), LDA: int64(p.LDA), LDB: int64(p.LDB), LDC: int64(p.LDC),
-		KPerSplit: int64(pl.KPerSplit), Alpha: p.EffectiveAlpha(), Beta: p.Beta, SplitK: int32(pl.SplitK),
+		KPerSplit: int64(pl.kPerSplit), Alpha: p.effectiveAlpha(), Beta: p.Beta, SplitK: int32(pl.SplitK),
 	}
 	if p.Beta != 0 {
 		kp.C = uintptr(p.C)
@@ -271,9 +271,9 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	cs := cuda.Stream(s)
 	var err error
 	if k := pl.Kernel; k.TMA() {
-		err = e.ctx.LaunchTMA(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
+		err = e.ctx.LaunchTMA(f.main, pl.grid, pl.block, pl.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
 	} else {
-		err = e.ctx.Launch(f.main, pl.Grid, pl.Block, pl.SmemBytes, cs, &kp)
+		err = e.ctx.Launch(f.main, pl.grid, pl.block, pl.smemBytes, cs, &kp)
 	}
 	if err != nil {
 		return cudaErr(err)

@@ -8,3 +8,6 @@ import "github.com/gemmroute/gemmroute/kernels"
 func CheckKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) string {
 	return checkKernel(k, p, dev, splitK).detail
 }
+
+// Elements is elements for the GPU tests.
+func (p *Problem) Elements() int64 { return p.elements() }

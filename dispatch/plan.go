@@ -26,18 +26,21 @@ func (l Level) String() string {
 	return [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}[l]
 }
 
-// Plan is how one problem will run: the kernel, its launch geometry and its
-// split-K workspace. Plans are values; Explain tells how it was chosen.
+// Plan is how one problem will run: the kernel, its split-K factor and
+// workspace, and (unexported) its launch geometry. Plans are values, made by
+// Planner.Plan or Engine.Plan for one problem's shape; Explain tells how it
+// was chosen and Engine.Launch runs it.
 type Plan struct {
-	Kernel         *kernels.KernelSpec // nil for a no-op
+	Kernel         *kernels.KernelSpec // the catalog's spec (do not modify); nil for a no-op
 	SplitK         int                 // blocks along K (1: no split)
-	KPerSplit      int                 // K elements per split
-	Grid, Block    [3]uint32           // launch geometry of the main kernel
-	SmemBytes      int                 // dynamic shared memory of the main kernel
 	WorkspaceBytes int64               // fp32 partials needed when SplitK > 1
 	Level          Level               // which fallback level answered
-	M, N, K        int
-	route          *route
+
+	dims        [3]int    // M, N, K of the problem planned
+	kPerSplit   int       // K elements per split
+	grid, block [3]uint32 // launch geometry of the main kernel
+	smemBytes   int       // dynamic shared memory of the main kernel
+	route       *route
 }
 
 // geometry fills a Plan from a route and the live problem (no allocation).
@@ -52,10 +55,10 @@ func geometry(p *Problem, r *route) Plan {
 		s = 1
 	}
 	pl := Plan{
-		Kernel: k, SplitK: s, KPerSplit: kps, SmemBytes: k.SmemBytes, Level: r.level,
-		M: p.M, N: p.N, K: p.K, route: r,
-		Grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
-		Block: [3]uint32{uint32(k.Threads), 1, 1},
+		Kernel: k, SplitK: s, kPerSplit: kps, smemBytes: k.SmemBytes, Level: r.level,
+		dims: [3]int{p.M, p.N, p.K}, route: r,
+		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
+		block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
 	if s > 1 {
 		pl.WorkspaceBytes = splitWorkspace(p, s)
@@ -77,7 +80,7 @@ func (pl Plan) Bucket() string {
 // rejected, grouped by the rule they break with counts and examples.
 func (pl Plan) Explain() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.M, pl.N, pl.K)
+	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.dims[0], pl.dims[1], pl.dims[2])
 	if pl.Level == LevelNoop {
 		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
 		return b.String()
@@ -88,8 +91,8 @@ func (pl Plan) Explain() string {
 	}
 	r := pl.route
 	fmt.Fprintf(&b, "level: %s\nbucket: %s\nkernel: %s\n", pl.Level, r.bucket, pl.Kernel.Name)
-	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.KPerSplit, pl.WorkspaceBytes)
-	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.Grid, pl.Block, pl.SmemBytes)
+	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.kPerSplit, pl.WorkspaceBytes)
+	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.grid, pl.block, pl.smemBytes)
 	if r.estimateUS > 0 {
 		fmt.Fprintf(&b, "estimate: %.1f µs (model, not a measurement)\n", r.estimateUS)
 	}

@@ -54,9 +54,6 @@ func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo) *Planner {
 	return &Planner{cat: cat, table: table, dev: dev, cache: make(map[routeKey]*route)}
 }
 
-// Device returns the device the planner plans for.
-func (pl *Planner) Device() DeviceInfo { return pl.dev }
-
 // Catalog returns the planner's kernel catalog.
 func (pl *Planner) Catalog() *kernels.Catalog { return pl.cat }
 
@@ -67,8 +64,8 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	if err := p.Validate(); err != nil {
 		return Plan{}, err
 	}
-	if p.Empty() {
-		return Plan{Level: LevelNoop, M: p.M, N: p.N, K: p.K, SplitK: 1}, nil
+	if p.empty() {
+		return noop(p), nil
 	}
 	key := pl.key(p)
 	pl.mu.RLock()
@@ -90,6 +87,9 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	return geometry(p, r), nil
 }
 
+// noop is the plan of an empty problem: nothing to launch.
+func noop(p *Problem) Plan { return Plan{Level: LevelNoop, SplitK: 1, dims: [3]int{p.M, p.N, p.K}} }
+
 func (pl *Planner) planUncached(p *Problem, key routeKey) (Plan, error) {
 	r := pl.route(p, key)
 	if r.kernel == nil {
@@ -108,8 +108,8 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	if k == nil {
 		return Plan{}, fmt.Errorf("%w: kernel %q is not in the catalog", ErrNoKernel, name)
 	}
-	if p.Empty() {
-		return Plan{Level: LevelNoop, M: p.M, N: p.N, K: p.K, SplitK: 1}, nil
+	if p.empty() {
+		return noop(p), nil
 	}
 	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
 		return Plan{}, fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, name, rj.detail, rj.rule)
@@ -137,7 +137,7 @@ func (pl *Planner) key(p *Problem) routeKey {
 		alignA: alignClass(uint64(p.A)), alignB: alignClass(uint64(p.B)),
 		ldA: alignClass(uint64(p.LDA) * sz), ldB: alignClass(uint64(p.LDB) * sz),
 		kAlign: alignClass(uint64(p.K)),
-		big:    p.Elements() >= 1<<31,
+		big:    p.elements() >= 1<<31,
 	}
 }
 

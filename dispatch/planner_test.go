@@ -104,7 +104,7 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 		}
 		return
 	}
-	if p.Empty() {
+	if p.empty() {
 		require.Equal(t, LevelNoop, out.Level)
 		require.Nil(t, out.Kernel)
 		return
@@ -112,12 +112,12 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 	require.NotNil(t, out.Kernel)
 	require.Empty(t, CheckKernel(out.Kernel, p, pl.dev, out.SplitK), "plan for %+v on %s", *p, pl.dev.Arch)
 	k := out.Kernel
-	require.GreaterOrEqual(t, int(out.Grid[0])*k.TileN, p.N)
-	require.GreaterOrEqual(t, int(out.Grid[1])*k.TileM, p.M)
-	require.Equal(t, uint32(out.SplitK), out.Grid[2])
-	require.GreaterOrEqual(t, out.SplitK*out.KPerSplit, p.K)
+	require.GreaterOrEqual(t, int(out.grid[0])*k.TileN, p.N)
+	require.GreaterOrEqual(t, int(out.grid[1])*k.TileM, p.M)
+	require.Equal(t, uint32(out.SplitK), out.grid[2])
+	require.GreaterOrEqual(t, out.SplitK*out.kPerSplit, p.K)
 	if out.SplitK > 1 {
-		require.Less(t, (out.SplitK-1)*out.KPerSplit, p.K, "an empty split")
+		require.Less(t, (out.SplitK-1)*out.kPerSplit, p.K, "an empty split")
 		require.Equal(t, int64(out.SplitK)*int64(p.M)*int64(p.N)*4, out.WorkspaceBytes)
 	}
 }
@@ -209,12 +209,12 @@ func TestPlanGeometry(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "decode90_bf16", out.Kernel.Name)
 	assert.Equal(t, 4, out.SplitK)
-	assert.Equal(t, 1024, out.KPerSplit)
-	assert.Equal(t, [3]uint32{4096 / 64, 1, 4}, out.Grid)
-	assert.Equal(t, [3]uint32{256, 1, 1}, out.Block)
+	assert.Equal(t, 1024, out.kPerSplit)
+	assert.Equal(t, [3]uint32{4096 / 64, 1, 4}, out.grid)
+	assert.Equal(t, [3]uint32{256, 1, 1}, out.block)
 	assert.Equal(t, int64(4*8*4096*4), out.WorkspaceBytes)
-	assert.Equal(t, out.Kernel.SmemBytes, out.SmemBytes)
-	assert.Equal(t, [3]int{8, 4096, 4096}, [3]int{out.M, out.N, out.K})
+	assert.Equal(t, out.Kernel.SmemBytes, out.smemBytes)
+	assert.Equal(t, [3]int{8, 4096, 4096}, out.dims)
 }
 
 func TestPlanErrors(t *testing.T) {

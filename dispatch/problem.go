@@ -18,7 +18,8 @@ type DevicePtr uintptr
 // not overlap A, B or Bias, nor C unless C == D (the kernels read those while
 // D is written). Alpha is
 // taken literally, as in BLAS: set it to 1 for a plain product. M = 0 or
-// N = 0 is a valid no-op; K = 0 gives D = Beta·C + Bias.
+// N = 0 is a valid no-op; K = 0 gives D = Beta·C + Bias. M, N, K and the
+// leading dimensions are at most 2^31.
 //
 // For E4M3 inputs, ScaleA and ScaleB are the per-tensor dequantisation scales
 // (real = stored · scale); they must be set (finite, nonzero).
@@ -37,16 +38,16 @@ type Problem struct {
 // virtual address space. A larger extent is a mistake, never memory.
 const MaxOperandBytes = 1 << 48
 
-// MaxDim bounds M, N, K and the leading dimensions, so that every extent fits
+// maxDim bounds M, N, K and the leading dimensions, so that every extent fits
 // comfortably in int64 arithmetic.
-const MaxDim = 1 << 31
+const maxDim = 1 << 31
 
-// Empty reports whether the problem writes nothing (M = 0 or N = 0).
-func (p *Problem) Empty() bool { return p.M == 0 || p.N == 0 }
+// empty reports whether the problem writes nothing (M = 0 or N = 0).
+func (p *Problem) empty() bool { return p.M == 0 || p.N == 0 }
 
-// Elements returns the largest element count among A, B and C/D as their
+// elements returns the largest element count among A, B and C/D as their
 // leading dimensions span them; kernels with 32-bit indexing need it ≤ 2^31.
-func (p *Problem) Elements() int64 {
+func (p *Problem) elements() int64 {
 	ext := func(rows, ld int) int64 {
 		if rows == 0 {
 			return 0
@@ -69,7 +70,7 @@ func (p *Problem) Validate() error {
 		if d.v < 0 {
 			return bad(d.name, d.v, "must not be negative")
 		}
-		if d.v > MaxDim {
+		if d.v > maxDim {
 			return bad(d.name, d.v, "must be at most 2^31")
 		}
 	}
@@ -104,7 +105,7 @@ func (p *Problem) Validate() error {
 			}
 		}
 	}
-	if p.Empty() {
+	if p.empty() {
 		return nil
 	}
 	if p.K > 0 && p.LDA < p.K {
@@ -156,7 +157,7 @@ func (p *Problem) Validate() error {
 		}
 	}
 	if p.In == E4M3 {
-		if a := float64(p.EffectiveAlpha()); math.IsInf(a, 0) || math.IsNaN(a) {
+		if a := float64(p.effectiveAlpha()); math.IsInf(a, 0) || math.IsNaN(a) {
 			return bad("Alpha", p.Alpha, "Alpha·ScaleA·ScaleB (%g·%g·%g) overflows float32", p.Alpha, p.ScaleA, p.ScaleB)
 		}
 	}
@@ -206,8 +207,8 @@ func (p *Problem) spans() [5]operandSpan {
 	}
 }
 
-// EffectiveAlpha folds the e4m3 per-tensor scales into Alpha.
-func (p *Problem) EffectiveAlpha() float32 {
+// effectiveAlpha folds the e4m3 per-tensor scales into Alpha.
+func (p *Problem) effectiveAlpha() float32 {
 	if p.In == E4M3 {
 		return p.Alpha * p.ScaleA * p.ScaleB
 	}

@@ -38,9 +38,9 @@ func TestValidateRejects(t *testing.T) {
 		{"negative LDA", "LDA", func(p *Problem) { p.LDA = -1 }},
 		{"negative LDB", "LDB", func(p *Problem) { p.LDB = -1 }},
 		{"negative LDC", "LDC", func(p *Problem) { p.LDC = -1 }},
-		{"huge M", "M", func(p *Problem) { p.M = MaxDim + 1 }},
-		{"huge K", "K", func(p *Problem) { p.K = MaxDim + 1 }},
-		{"huge LDC", "LDC", func(p *Problem) { p.LDC = MaxDim + 1 }},
+		{"huge M", "M", func(p *Problem) { p.M = maxDim + 1 }},
+		{"huge K", "K", func(p *Problem) { p.K = maxDim + 1 }},
+		{"huge LDC", "LDC", func(p *Problem) { p.LDC = maxDim + 1 }},
 		{"invalid input dtype", "In", func(p *Problem) { p.In = kernels.DTypeInvalid }},
 		{"f32 input", "In", func(p *Problem) { p.In = kernels.F32 }},
 		{"e4m3 output", "Out", func(p *Problem) { p.Out = E4M3 }},
@@ -68,7 +68,7 @@ func TestValidateRejects(t *testing.T) {
 		{"C overlaps D partly", "D", func(p *Problem) { p.C, p.Beta = p.D+64, 1 }},
 		{"Bias is D", "D", func(p *Problem) { p.Bias = p.D }},
 		{"A wraps the address space", "A", func(p *Problem) { p.A = DevicePtr(^uintptr(0) - 4095) }},
-		{"D of 2^63 bytes", "D", func(p *Problem) { p.M, p.LDC = MaxDim, MaxDim }},
+		{"D of 2^63 bytes", "D", func(p *Problem) { p.M, p.LDC = maxDim, maxDim }},
 		{"e4m3 alpha overflows", "Alpha", func(p *Problem) { p.In, p.Alpha, p.ScaleA, p.ScaleB = E4M3, 3e38, 1e10, 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +103,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"N = 0 needs no pointers", func(p *Problem) { p.N, p.LDC, p.A, p.B, p.D = 0, 0, 0, 0, 0 }},
 		{"K = 0 needs no A or B", func(p *Problem) { p.K, p.LDA, p.LDB, p.A, p.B = 0, 0, 0, 0, 0 }},
 		{"K = 0 with beta and C", func(p *Problem) { p.K, p.LDA, p.LDB, p.C, p.Beta = 0, 0, 0, ptrC, 1 }},
-		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = MaxDim, 1, 1, 1<<44 }},
+		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = maxDim, 1, 1, 1<<44 }},
 		{"C == D with beta 0 and a stale C", func(p *Problem) { p.C = p.D + 2 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,12 +117,12 @@ func TestValidateAccepts(t *testing.T) {
 func TestProblemHelpers(t *testing.T) {
 	p := testProblem(3, 5, 7)
 	p.LDA, p.LDB, p.LDC = 8, 9, 10
-	assert.Equal(t, int64(5*9), p.Elements()) // B spans the most
-	assert.False(t, p.Empty())
-	assert.Equal(t, float32(1), p.EffectiveAlpha())
+	assert.Equal(t, int64(5*9), p.elements()) // B spans the most
+	assert.False(t, p.empty())
+	assert.Equal(t, float32(1), p.effectiveAlpha())
 	p.In, p.ScaleA, p.ScaleB, p.Alpha = E4M3, 0.5, 4, 3
-	assert.Equal(t, float32(6), p.EffectiveAlpha())
+	assert.Equal(t, float32(6), p.effectiveAlpha())
 	p.M = 0
-	assert.True(t, p.Empty())
-	assert.Equal(t, int64(5*9), p.Elements())
+	assert.True(t, p.empty())
+	assert.Equal(t, int64(5*9), p.elements())
 }
