@@ -67,9 +67,9 @@ func (e *CUDAError) Unwrap() error { return ErrCUDA }
 // TableError reports a problem in a bucket table, with the file and line where
 // it was found (Line 0 when the problem has no single line).
 type TableError struct {
-	File string
-	Line int
-	Msg  string
+	File string // the table's name, as given to LoadTable
+	Line int    // 1-based line, 0 for the whole table
+	Msg  string // what is wrong and what to do
 }
 
 // Error is "file:line: message".

@@ -24,14 +24,14 @@ type DevicePtr uintptr
 // For E4M3 inputs, ScaleA and ScaleB are the per-tensor dequantisation scales
 // (real = stored · scale); they must be set (finite, nonzero).
 type Problem struct {
-	M, N, K       int
-	In, Out       DType // input dtype (A and B) and output dtype (C and D)
-	LDA, LDB, LDC int
-	A, B, C, D    DevicePtr
+	M, N, K       int       // tokens, output features, input features
+	In, Out       DType     // input dtype (A and B) and output dtype (C and D)
+	LDA, LDB, LDC int       // leading dimensions, in elements
+	A, B, C, D    DevicePtr // activations [M,K], weights [N,K], addend and output [M,N]
 	Bias          DevicePtr // optional, [N] of type Out
-	Alpha, Beta   float32
-	ScaleA        float32 // E4M3 only
-	ScaleB        float32 // E4M3 only
+	Alpha, Beta   float32   // D = Alpha·A·Bᵀ + Beta·C (+ Bias)
+	ScaleA        float32   // E4M3 only
+	ScaleB        float32   // E4M3 only
 }
 
 // MaxOperandBytes bounds the bytes one operand spans: 2^48, the GPUs'

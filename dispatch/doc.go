@@ -1,0 +1,52 @@
+// Package dispatch runs a GEMM on an NVIDIA GPU with the precompiled kernel
+// that is fastest for its shape, launched asynchronously on the caller's
+// stream. The choice comes from a table of M buckets (buckets.yaml,
+// embedded) that autotune measured; shapes it does not hold fall back to a
+// default entry, then to an analytic model over the kernels that fit.
+//
+// # A GEMM on a stream
+//
+// Open an Engine on a device, describe each call as a Problem over device
+// pointers in the nn.Linear layout (D[M,N] = Alpha·A[M,K]·B[N,K]ᵀ +
+// Beta·C + Bias), and call GEMM:
+//
+//	eng, err := dispatch.Open(0, dispatch.Options{}) // embedded kernels and table
+//	if err != nil { ... }
+//	defer eng.Close()
+//	if err := eng.Reserve(s, dispatch.DefaultWorkspaceBytes); err != nil { ... } // split-K workspace, per stream but 0
+//	p := dispatch.Problem{M: tokens, N: out, K: in, In: dispatch.BF16, Out: dispatch.BF16,
+//		LDA: in, LDB: in, LDC: out, A: x, B: w, D: y, Alpha: 1}
+//	err = eng.GEMM(&p, s) // validates, plans, launches; never synchronises
+//
+// The engine retains the device's primary context and makes it current on
+// the calling thread for each driver call: allocate the operands in that
+// context (with gorgonia.org/cu: Device.RetainPrimaryCtx, and StreamOf for
+// its streams). A shape seen before (same N, K, dtypes, alignment and M's
+// power-of-two range) plans from a cache without allocating, so GEMM may
+// run inside CUDA stream capture once each such shape has run once.
+//
+// # Planning without a GPU
+//
+// Planning needs no GPU and works in a -tags nocuda build:
+// NewPlanner(catalog, table, dispatch.H200).Plan(&p) answers with the Plan
+// the engine on that device would launch (DefaultCatalog and DefaultTable
+// are the embedded ones; A100, H100 and H200 are device presets). Fake, well
+// aligned pointers will do: planning only reads their alignment.
+//
+// # Why this kernel
+//
+// Plan.Explain says which level answered (exact (N, K) entry, default entry
+// or heuristic), the bucket, the kernel and split-K, every level passed over
+// and why, and the kernels that cannot run the call, counted by the rule
+// they break (arch, dtypes, alignment of A or B, leading dimensions, K,
+// shared memory, index width, workspace).
+//
+// # Errors
+//
+// Every error wraps one of the Err sentinels, for errors.Is: bad input is
+// ErrInvalidArgument as an *ArgError naming the field and the rule, and
+// nothing is launched; ErrNoKernel says no kernel fits (its text groups the
+// reasons like Explain); ErrWorkspace asks for a Reserve; a failed driver
+// call is a *CUDAError (errors.As) with its CUresult; a -tags nocuda build's
+// Open returns ErrNoCUDA.
+package dispatch

@@ -1,0 +1,129 @@
+package dispatch_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// llamaQKV is Llama-3-8B's fused qkv projection at 16 tokens, bf16, over
+// fake device addresses (256-byte aligned): planning reads only their
+// alignment.
+func llamaQKV() dispatch.Problem {
+	const m, n, k = 16, 6144, 4096
+	return dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16,
+		LDA: k, LDB: k, LDC: n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
+}
+
+// Plan a GEMM without a GPU: the embedded kernels and table, on the H200
+// preset, answer with the kernel the engine there would launch.
+func Example() {
+	cat, err := dispatch.DefaultCatalog()
+	if err != nil {
+		log.Fatal(err)
+	}
+	table, err := dispatch.DefaultTable()
+	if err != nil {
+		log.Fatal(err)
+	}
+	planner := dispatch.NewPlanner(cat, table, dispatch.H200)
+	p := llamaQKV()
+	plan, err := planner.Plan(&p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("level:", plan.Level)
+	fmt.Println("bucket:", plan.Bucket())
+	fmt.Println("kernel:", plan.Kernel.Name)
+	fmt.Println("split-K:", plan.SplitK)
+	// Output:
+	// level: exact (N,K) entry
+	// bucket: [9, 16]
+	// kernel: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16
+	// split-K: 1
+}
+
+// Explain tells how a plan was chosen and which kernels cannot run the
+// call, counted by the rule they break.
+func ExamplePlan_Explain() {
+	cat, _ := dispatch.DefaultCatalog()
+	table, _ := dispatch.DefaultTable()
+	p := llamaQKV()
+	plan, err := dispatch.NewPlanner(cat, table, dispatch.H200).Plan(&p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(plan.Explain())
+	// Output:
+	// problem: M=16 N=6144 K=4096
+	// level: exact (N,K) entry
+	// bucket: [9, 16]
+	// kernel: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16
+	// split-K: 1 (K per split 4096), workspace 0 B
+	// launch: grid [384 1 1] block [128 1 1] smem 0 B
+	// runner-up: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x32_w8_u2_a16 split-K 1
+	// rejected 58 of 116 kernels:
+	//   58 kernels: for another dtype pair
+}
+
+// A Problem that breaks a rule is refused before anything is planned or
+// launched, with an *ArgError naming the field and the rule.
+func ExampleProblem_Validate() {
+	p := llamaQKV()
+	p.LDA = 1000 // fewer elements per row of A than K
+	err := p.Validate()
+	var ae *dispatch.ArgError
+	if errors.As(err, &ae) {
+		fmt.Printf("%s = %v: %s\n", ae.Field, ae.Value, ae.Rule)
+	}
+	fmt.Println(errors.Is(err, dispatch.ErrInvalidArgument))
+	// Output:
+	// LDA = 1000: must be >= K (4096): A is row-major [M,K]
+	// true
+}
+
+// FP8 inputs need sm_89 or newer: on an A100 no kernel fits, and the error
+// says why.
+func Example_noKernel() {
+	cat, _ := dispatch.DefaultCatalog()
+	table, _ := dispatch.DefaultTable()
+	p := llamaQKV()
+	p.In, p.ScaleA, p.ScaleB = dispatch.E4M3, 1, 1
+	_, err := dispatch.NewPlanner(cat, table, dispatch.A100).Plan(&p)
+	fmt.Println(errors.Is(err, dispatch.ErrNoKernel))
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	fmt.Println(first)
+	// Output:
+	// true
+	// gemmroute: no kernel fits this problem: e4m3→bf16 M=16 N=6144 K=4096 on sm_80: e4m3 needs sm_89 or newer
+}
+
+// Run a GEMM on GPU 0, on a stream of the caller's (here the legacy default
+// stream; with gorgonia.org/cu, StreamOf converts a cu.Stream). x, w and y
+// stand for device buffers allocated in the device's primary context.
+func ExampleEngine_GEMM() {
+	eng, err := dispatch.Open(0, dispatch.Options{})
+	if errors.Is(err, dispatch.ErrNoCUDA) {
+		log.Fatal("built with -tags nocuda: plan with NewPlanner instead")
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close()
+
+	var x, w, y dispatch.DevicePtr // [16, 4096], [6144, 4096] and [16, 6144] bf16
+	p := dispatch.Problem{M: 16, N: 6144, K: 4096, In: dispatch.BF16, Out: dispatch.BF16,
+		LDA: 4096, LDB: 4096, LDC: 6144, A: x, B: w, D: y, Alpha: 1}
+	var s dispatch.Stream // 0: its split-K workspace is reserved by Open; Reserve others
+	err = eng.GEMM(&p, s)
+	var ce *dispatch.CUDAError
+	switch {
+	case errors.As(err, &ce):
+		log.Fatalf("driver: %s returned %s (%d)", ce.Call, ce.Name, ce.Code)
+	case err != nil:
+		log.Fatal(err) // *ArgError, ErrNoKernel, ErrWorkspace, ...
+	}
+}
