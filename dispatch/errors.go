@@ -10,7 +10,8 @@ import (
 // Sentinel errors. Every error gemmroute returns wraps one of these, so
 // callers can branch with errors.Is.
 var (
-	// ErrInvalidArgument: a Problem field broke a rule (see *ArgError).
+	// ErrInvalidArgument: an argument (a Problem field, a device
+	// description, a nil pointer) broke a rule (see *ArgError).
 	ErrInvalidArgument = errors.New("gemmroute: invalid argument")
 	// ErrNoCUDA: the package was built with -tags nocuda; planning works, launching does not.
 	ErrNoCUDA = errors.New("gemmroute: built without CUDA (-tags nocuda): planning only; rebuild without the tag on a machine with CUDA headers and libcuda to launch kernels")
@@ -30,8 +31,9 @@ var (
 	ErrCUDA = errors.New("gemmroute: CUDA driver error")
 )
 
-// ArgError names the Problem field that broke a rule, its value and the rule.
-// Nothing is launched for a problem that fails validation.
+// ArgError names the argument (most often a Problem field) that broke a
+// rule, its value and the rule. Nothing is launched for a problem that fails
+// validation.
 type ArgError struct {
 	Field string // e.g. "LDA"
 	Value any    // the offending value

@@ -21,9 +21,14 @@ const (
 	LevelForced                 // a kernel named by the caller (Planner.PlanKernel)
 )
 
-// String names the level as Explain does.
+var levelNames = [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}
+
+// String names the level as Explain does ("Level(n)" for no level).
 func (l Level) String() string {
-	return [...]string{"none", "no-op", "exact (N,K) entry", "default entry", "heuristic", "forced"}[l]
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", uint8(l))
 }
 
 // Plan is how one problem will run: the kernel, its split-K factor and

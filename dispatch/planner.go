@@ -44,14 +44,50 @@ type Planner struct {
 	cat   *kernels.Catalog
 	table *Table
 	dev   DeviceInfo
+	err   error // what is wrong with the arguments of NewPlanner; Plan returns it
 	mu    sync.RWMutex
 	cache map[routeKey]*route
 }
 
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
-// only) and a device description.
+// only) and a device description. A nil catalog or a device that describes
+// no GPU (no arch, no SMs; see the presets) makes every Plan fail with an
+// *ArgError.
 func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo) *Planner {
-	return &Planner{cat: cat, table: table, dev: dev, cache: make(map[routeKey]*route)}
+	return &Planner{cat: cat, table: table, dev: dev, err: checkPlanner(cat, dev), cache: make(map[routeKey]*route)}
+}
+
+// checkPlanner returns an *ArgError for the first argument of NewPlanner
+// that cannot plan, or nil.
+func checkPlanner(cat *kernels.Catalog, dev DeviceInfo) error {
+	bad := func(field string, v any, rule string) error { return &ArgError{Field: field, Value: v, Rule: rule} }
+	switch {
+	case cat == nil:
+		return bad("catalog", "nil", "NewPlanner needs a kernel catalog (DefaultCatalog, or kernels.ParseManifest)")
+	case dev.Arch <= 0:
+		return bad("DeviceInfo.Arch", dev.Arch, "must be a compute capability such as 90 (sm_90): describe the device as a preset (H200) or Engine.Device does")
+	case dev.SMs <= 0:
+		return bad("DeviceInfo.SMs", dev.SMs, "must be positive: describe the device as a preset (H200) or Engine.Device does")
+	case dev.SmemOptIn < 0 || dev.L2Bytes < 0 || dev.MemBytes < 0:
+		return bad("DeviceInfo", fmt.Sprintf("smem %d, L2 %d, memory %d", dev.SmemOptIn, dev.L2Bytes, dev.MemBytes), "sizes must not be negative")
+	case !(dev.ReadBandwidth >= 0) || math.IsInf(dev.ReadBandwidth, 0) || !(dev.PeakFLOPS >= 0) || math.IsInf(dev.PeakFLOPS, 0):
+		return bad("DeviceInfo", fmt.Sprintf("read %g B/s, peak %g FLOP/s", dev.ReadBandwidth, dev.PeakFLOPS), "rates must be finite and not negative (0: unknown)")
+	case dev.WorkspaceBytes < 0:
+		return bad("DeviceInfo.WorkspaceBytes", dev.WorkspaceBytes, "must not be negative (0: no cap)")
+	}
+	return nil
+}
+
+// check returns why pl cannot plan p: a nil planner, NewPlanner's
+// arguments, or p itself.
+func (pl *Planner) check(p *Problem) error {
+	if pl == nil {
+		return &ArgError{Field: "Planner", Value: "nil", Rule: "a nil *Planner: make one with NewPlanner (a nocuda Engine has none)"}
+	}
+	if pl.err != nil {
+		return pl.err
+	}
+	return p.Validate()
 }
 
 // Catalog returns the planner's kernel catalog.
@@ -61,7 +97,7 @@ func (pl *Planner) Catalog() *kernels.Catalog { return pl.cat }
 // (N, K) entry, default entry, heuristic, error. It never returns a kernel
 // that fails p's constraints.
 func (pl *Planner) Plan(p *Problem) (Plan, error) {
-	if err := p.Validate(); err != nil {
+	if err := pl.check(p); err != nil {
 		return Plan{}, err
 	}
 	if p.empty() {
@@ -101,7 +137,7 @@ func (pl *Planner) planUncached(p *Problem, key routeKey) (Plan, error) {
 // PlanKernel plans p on the named kernel with the given split-K factor,
 // bypassing the table; it fails when the kernel breaks a constraint.
 func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error) {
-	if err := p.Validate(); err != nil {
+	if err := pl.check(p); err != nil {
 		return Plan{}, err
 	}
 	k := pl.cat.Kernel(name)

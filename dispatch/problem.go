@@ -58,10 +58,13 @@ func (p *Problem) elements() int64 {
 }
 
 // Validate checks every field and returns an *ArgError (wrapping
-// ErrInvalidArgument) for the first rule broken.
+// ErrInvalidArgument) for the first rule broken; a nil p is one too.
 func (p *Problem) Validate() error {
 	bad := func(field string, v any, rule string, args ...any) error {
 		return &ArgError{Field: field, Value: v, Rule: fmt.Sprintf(rule, args...)}
+	}
+	if p == nil {
+		return bad("Problem", "nil", "a nil *Problem: pass the address of a Problem")
 	}
 	for _, d := range []struct {
 		name string
