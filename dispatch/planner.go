@@ -204,8 +204,8 @@ func (pl *Planner) route(p *Problem, key routeKey) *route {
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
-		_, r.rejected = filter(pl.cat, p, pl.dev)
-		r.kernels = len(pl.cat.Kernels())
+		survivors, rejected := filter(pl.cat, p, pl.dev)
+		r.rejected, r.kernels = rejected, len(survivors)+len(rejected)
 		return r
 	}
 	pl.heuristic(p, key, r)
