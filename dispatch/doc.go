@@ -13,7 +13,6 @@
 //	eng, err := dispatch.Open(0, dispatch.Options{}) // embedded kernels and table
 //	if err != nil { ... }
 //	defer eng.Close()
-//	if err := eng.Reserve(s, dispatch.DefaultWorkspaceBytes); err != nil { ... } // split-K workspace, per stream but 0
 //	p := dispatch.Problem{M: tokens, N: out, K: in, In: dispatch.BF16, Out: dispatch.BF16,
 //		LDA: in, LDB: in, LDC: out, A: x, B: w, D: y, Alpha: 1}
 //	err = eng.GEMM(&p, s) // validates, plans, launches; never synchronises
@@ -21,16 +20,18 @@
 // The engine retains the device's primary context and makes it current on
 // the calling thread for each driver call: allocate the operands in that
 // context (with gorgonia.org/cu: Device.RetainPrimaryCtx, and StreamOf for
-// its streams). A shape seen before (same N, K, dtypes, alignment and M's
-// power-of-two range) plans from a cache without allocating, so GEMM may
-// run inside CUDA stream capture once each such shape has run once.
+// its streams). A stream gets its split-K workspace on its first GEMM that
+// needs one (Options.WorkspaceBytes; Reserve sets another size). A shape
+// seen before (same N, K, dtypes, alignment and M's power-of-two range)
+// plans from a cache without allocating. Engine.Capture records GEMMs into
+// a Graph that Graph.Launch replays.
 //
 // # Planning without a GPU
 //
 // Planning needs no GPU and works in a -tags nocuda build:
 // NewPlanner(catalog, table, dispatch.H200).Plan(&p) answers with the Plan
 // the engine on that device would launch (DefaultCatalog and DefaultTable
-// are the embedded ones; A100, H100 and H200 are device presets). Fake, well
+// are the embedded ones; DevicePreset knows the common GPUs). Fake, well
 // aligned pointers will do: planning only reads their alignment.
 //
 // # Why this kernel
@@ -46,7 +47,8 @@
 // Every error wraps one of the Err sentinels, for errors.Is: bad input is
 // ErrInvalidArgument as an *ArgError naming the field and the rule, and
 // nothing is launched; ErrNoKernel says no kernel fits (its text groups the
-// reasons like Explain); ErrWorkspace asks for a Reserve; a failed driver
+// reasons like Explain); ErrWorkspace says a stream's Reserve is too small
+// for a plan; a failed driver
 // call is a *CUDAError (errors.As) with its CUresult; a -tags nocuda build's
 // Open returns ErrNoCUDA.
 package dispatch

@@ -55,8 +55,10 @@ type workspace struct {
 // StreamOf returns the handle of a gorgonia.org/cu stream.
 func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
 
-// Open retains device's primary context, loads every kernel image that has
-// code for it, resolves each kernel once and reserves stream 0's workspace.
+// Open retains device's primary context, loads the kernel images that have
+// code for it (native code only where an image has it: see
+// Options.JITImages) and resolves each kernel once. Split-K workspace is
+// reserved per stream later, on first need.
 func Open(device int, opts Options) (*Engine, error) {
 	ctx, err := cuda.Open(device)
 	if err != nil {

@@ -117,7 +117,7 @@ func ExampleEngine_GEMM() {
 	var x, w, y dispatch.DevicePtr // [16, 4096], [6144, 4096] and [16, 6144] bf16
 	p := dispatch.Problem{M: 16, N: 6144, K: 4096, In: dispatch.BF16, Out: dispatch.BF16,
 		LDA: 4096, LDB: 4096, LDC: 6144, A: x, B: w, D: y, Alpha: 1}
-	var s dispatch.Stream // 0: its split-K workspace is reserved by Open; Reserve others
+	var s dispatch.Stream // the legacy stream; any stream gets its workspace on first need
 	err = eng.GEMM(&p, s)
 	var ce *dispatch.CUDAError
 	switch {
