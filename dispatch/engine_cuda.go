@@ -230,7 +230,7 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.dims[0], pl.dims[1], pl.dims[2], p.M, p.N, p.K)
 	}
 	if rj := checkKernel(pl.Kernel, p, e.dev, pl.SplitK); !rj.ok() {
-		return fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, pl.Kernel.Name, rj.detail, rj.rule)
+		return fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, pl.Kernel.Name, rj.detail)
 	}
 	return e.launch(pl, p, s)
 }

@@ -148,7 +148,7 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 		return noop(p), nil
 	}
 	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
-		return Plan{}, fmt.Errorf("%w: kernel %s: %s (%s)", ErrNoKernel, name, rj.detail, rj.rule)
+		return Plan{}, fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, name, rj.detail)
 	}
 	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}), nil
 }
