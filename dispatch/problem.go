@@ -16,10 +16,10 @@ type DevicePtr uintptr
 // and LDB (elements between rows); C and D are row-major and share LDC. C may
 // equal D (in place) and may be nil when Beta is 0; Bias may be nil. D must
 // not overlap A, B or Bias, nor C unless C == D (the kernels read those while
-// D is written). Alpha is
-// taken literally, as in BLAS: set it to 1 for a plain product. M = 0 or
-// N = 0 is a valid no-op; K = 0 gives D = Beta·C + Bias. M, N, K and the
-// leading dimensions are at most 2^31.
+// D is written). Alpha is taken literally, as in BLAS: set it to 1 for a
+// plain product. M = 0 or N = 0 is a valid no-op; K = 0 gives
+// D = Beta·C + Bias. M, N, K and the leading dimensions are at most 2^31,
+// and no operand spans more than 2^48 bytes.
 //
 // For E4M3 inputs, ScaleA and ScaleB are the per-tensor dequantisation scales
 // (real = stored · scale); they must be set (finite, nonzero).
@@ -34,9 +34,9 @@ type Problem struct {
 	ScaleB        float32   // E4M3 only
 }
 
-// MaxOperandBytes bounds the bytes one operand spans: 2^48, the GPUs'
+// maxOperandBytes bounds the bytes one operand spans: 2^48, the GPUs'
 // virtual address space. A larger extent is a mistake, never memory.
-const MaxOperandBytes = 1 << 48
+const maxOperandBytes = 1 << 48
 
 // maxDim bounds M, N, K and the leading dimensions, so that every extent fits
 // comfortably in int64 arithmetic.
@@ -143,7 +143,7 @@ func (p *Problem) Validate() error {
 	}
 	spans := p.spans()
 	for _, o := range spans {
-		if o.bytes > MaxOperandBytes {
+		if o.bytes > maxOperandBytes {
 			return bad(o.name, fmt.Sprintf("%#x", uintptr(o.ptr)), "spans %d bytes, more than any GPU's address space (2^48): check the leading dimension and sizes", o.bytes)
 		}
 		if uint64(o.ptr)+o.bytes < uint64(o.ptr) {
