@@ -65,8 +65,8 @@ func ExamplePlan_Explain() {
 	// split-K: 1 (K per split 4096), workspace 0 B
 	// launch: grid [384 1 1] block [128 1 1] smem 0 B
 	// runner-up: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x32_w8_u2_a16 split-K 1
-	// rejected 58 of 116 kernels:
-	//   58 kernels: for another dtype pair
+	// rejected 69 of 138 kernels:
+	//   69 kernels: for another dtype pair
 }
 
 // A Problem that breaks a rule is refused before anything is planned or

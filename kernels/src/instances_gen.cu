@@ -6,6 +6,7 @@
 #include "splitk_reduce.cuh"
 #include "tiled_mma.cuh"
 #include "tiled_wgmma.cuh"
+#include "ws_wgmma.cuh"
 
 #define GR_PASTE(a, b) gemmroute_##a##_##b
 #define GR_NAME(a, b) GR_PASTE(a, b)
@@ -49,6 +50,39 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_b
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4>(p); }
 #endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 1, 2>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 6, true, 4, 1, 2>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1>(p); }
+#endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
@@ -87,6 +121,39 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 128, 256, 4>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 1, 2>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 6, true, 4, 1, 2>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, 1>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

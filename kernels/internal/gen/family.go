@@ -55,8 +55,13 @@ type family struct {
 	// tmaBox is, for a family that loads A and B through tensor maps
 	// (gemm_params.h's tma_a, tma_b), the rows of A's and B's box (the
 	// manifest's tma_box; the family must then need 16-byte alignment);
-	// nil for the others.
+	// nil for the others. Its wrappers take the parameters as a
+	// __grid_constant__, so that the maps stay in parameter space, where
+	// the copy engine reads them.
 	tmaBox func(t tile) [2]int
+	// minBlocks is __launch_bounds__'s second argument (0: none); 1 gives
+	// the register cap at entry that setmaxnreg needs.
+	minBlocks int
 	// model is the analytic model's view of the family.
 	model model
 }
@@ -113,7 +118,7 @@ type kernelArgs interface {
 
 // families is every family the generator knows, in the order of the README's
 // kernel table.
-var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA}
+var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -291,6 +296,98 @@ func (a tiledWGMMAArgs) check() error {
 		return errors.New("STAGES ≥ 3 (one loading, one multiplied, one in the tensor cores)")
 	}
 	return loaderCheck(a.bm, a.bn, 64, a.bm/64*128)
+}
+
+// wsWGMMA: ws_wgmma.cuh (sm_90a), warp-specialized: TMA loads into a ring
+// of shared-memory stages guarded by mbarriers, a producer warpgroup and one
+// or two wgmma consumer warpgroups, A's rows (tokens) on wgmma's 64-row
+// side; for M ≳ 256.
+var wsWGMMA = family{
+	name: "ws_wgmma", header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
+	depth: smemStages, sm90a: true, minBlocks: 1,
+	smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
+	maxSplitK: 16, indexBits: 64,
+	tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+	// Measured 0.82–0.95 of the roofline at M ≥ 1024 on the H200
+	// (docs/perf/2026-12-01-h200-tma, v4); tile order as raster's.
+	model: model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup},
+}
+
+// wsWGMMASwap: the same template with SWAP: the weights on wgmma's 64-row
+// side and the BM tokens on its N (16…256), for skinny M: each block streams
+// its BN weight rows once per token tile.
+var wsWGMMASwap = family{
+	name: "ws_wgmma_swap", header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
+	depth: smemStages, sm90a: true, minBlocks: 1,
+	smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
+	maxSplitK: 16, indexBits: 64,
+	tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+	// Measured 0.55–0.86 of the read roofline at M = 32…256 on the H200
+	// (v4); tensor rate about 0.6 of the peak at M = 256.
+	model: model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1},
+}
+
+// wsSmemBytes: STAGES stages of KB boxes (64 elements of K) of A and B, and
+// 1024 bytes to align them.
+func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
+
+// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, CS, KB>. The
+// generator fixes NACC by the wgmma N (independent accumulator chains where
+// they fit: 4 up to n64, 2 at n128, else 1) and CS = 1 (cluster split-K
+// needs a launch with gridDim.z = CS and split_k 1, which the planner does
+// not make); KB boxes of 64 make the k-tile 64·KB.
+type wsWGMMAArgs struct {
+	bm, bn, stages, kb int
+	swap               bool
+}
+
+func (a wsWGMMAArgs) family() *family {
+	if a.swap {
+		return &wsWGMMASwap
+	}
+	return &wsWGMMA
+}
+
+// rows is wgmma's 64-row side of the tile, cols its N.
+func (a wsWGMMAArgs) rows() int {
+	if a.swap {
+		return a.bn
+	}
+	return a.bm
+}
+func (a wsWGMMAArgs) cols() int {
+	if a.swap {
+		return a.bm
+	}
+	return a.bn
+}
+func (a wsWGMMAArgs) tile() tile {
+	return tile{bm: a.bm, bn: a.bn, bk: 64 * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: true}
+}
+func (a wsWGMMAArgs) nacc() int {
+	switch {
+	case !a.swap || a.cols() > 128:
+		return 1
+	case a.cols() == 128:
+		return 2
+	}
+	return 4
+}
+func (a wsWGMMAArgs) values() []any { return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb} }
+func (a wsWGMMAArgs) check() error {
+	switch c := a.cols(); {
+	case a.rows() != 64 && a.rows() != 128:
+		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128: one or two consumer warpgroups")
+	case c != 16 && c != 32 && c != 64 && c != 128 && c != 192 && c != 256:
+		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 128, 192 or 256")
+	case a.bm%8 != 0 || a.bn%8 != 0:
+		return errors.New("boxes of whole 8-row swizzle atoms")
+	case a.stages < 2:
+		return errors.New("STAGES ≥ 2 (a stage loading while one is multiplied)")
+	case a.kb < 1:
+		return errors.New("KB ≥ 1")
+	}
+	return nil
 }
 
 // splitkReduce is splitk_reduce.cuh's kernel: it sums the split-K partials

@@ -117,6 +117,12 @@ func TestArgsChecks(t *testing.T) {
 		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                    // half a warpgroup
 		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                    // not n128 wgmma
 		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                    // too shallow
+		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1},                               // three consumers
+		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1},                                // no n96 wgmma here
+		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                    // n24 and a partial atom
+		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                    // 192 weight rows
+		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                     // one stage
+		wsWGMMAArgs{bm: 64, bn: 64, stages: 4, kb: 0, swap: true},                     // no box per stage
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
@@ -150,6 +156,38 @@ func TestFamilies(t *testing.T) {
 	m := regexp.MustCompile(`constexpr int RASTER_GROUP = (\d+);`).FindSubmatch(raster)
 	require.NotNil(t, m, "%s defines RASTER_GROUP", rasterHeader)
 	assert.Equal(t, string(m[1]), strconv.Itoa(rasterGroup))
+}
+
+// Every ws_wgmma instance's manifest entry says what ws_wgmma.cuh's header
+// promises (TMA boxes, shared memory, threads, alignment, k-tile), and its
+// wrapper takes the parameters as a __grid_constant__ under a one-block
+// register cap.
+func TestWSInstances(t *testing.T) {
+	list, err := instances()
+	require.NoError(t, err)
+	cu, err := instancesCU()
+	require.NoError(t, err)
+	seen := map[bool]int{}
+	for _, in := range list {
+		a, ok := in.args.(wsWGMMAArgs)
+		if !ok {
+			continue
+		}
+		seen[a.swap]++
+		name := in.suffix()
+		k := in.spec(images[1])
+		require.Equal(t, [2]int{a.bm, a.bn}, k.TMABox, name)
+		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024, k.SmemBytes, name)
+		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
+		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
+		require.Equal(t, 64*a.kb, k.TileK, name)
+		require.Equal(t, [3]int{16, 16, 8}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+		require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
+		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1) GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, name))
+		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the k16 steps spread evenly over the accumulator sets", name)
+	}
+	require.NotZero(t, seen[false], "ws_wgmma instances")
+	require.NotZero(t, seen[true], "ws_wgmma_swap instances")
 }
 
 // tmaArgs is tiled_wgmma's arguments under a family that loads through

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
@@ -42,8 +43,8 @@ var images = []imageSpec{
 // commonFlags are the nvcc flags every image is built with.
 const commonFlags = "-O3 -std=c++17 --fatbin -Xptxas -v"
 
-// instanceList is the kernel set: the decode and tiled families in both
-// dtypes.
+// instanceList is the kernel set: the decode, tiled and warp-specialized
+// families in both dtypes.
 func instanceList() []instance {
 	var out []instance
 	for _, dt := range []kernels.DType{kernels.BF16, kernels.F16} {
@@ -76,6 +77,17 @@ func instanceList() []instance {
 		// two blocks per SM, 128x… tiles take one.
 		for _, c := range [][3]int{{64, 128, 4}, {64, 256, 3}, {128, 128, 5}, {128, 256, 4}} {
 			add(tiledWGMMAArgs{bm: c[0], bn: c[1], stages: c[2]})
+		}
+		// ws_wgmma (sm_90a, TMA): {BM, BN, stages}, the tiles that measured
+		// best at M ≥ 256 on the H200 (docs/perf/2026-12-01-h200-tma, v4).
+		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1})
+		}
+		// ws_wgmma_swap: {tokens, weight rows, stages, boxes per stage}, the
+		// tiles that measured best at M = 16…256 (v4).
+		for _, c := range [][4]int{{16, 64, 16, 1}, {16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1},
+			{64, 64, 10, 1}, {64, 64, 6, 2}, {128, 128, 6, 1}} {
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true})
 		}
 	}
 	return out
@@ -126,6 +138,25 @@ func (in instance) suffix() string {
 		depth = "s"
 	}
 	return fmt.Sprintf("%s_%s_%s_f32_tn_%dx%dx%d_w%d_%s%d_a%d", f.name, in.in, in.out, t.bm, t.bn, t.bk, t.warps, depth, t.depth, t.align(in.in.Size()))
+}
+
+// launchBounds is the wrapper's __launch_bounds__ arguments: the block's
+// threads, and the family's minimum blocks per SM when it sets one.
+func (in instance) launchBounds() string {
+	s := strconv.Itoa(in.args.tile().warps * 32)
+	if f := in.family(); f.minBlocks > 0 {
+		s += ", " + strconv.Itoa(f.minBlocks)
+	}
+	return s
+}
+
+// param is the wrapper's parameter declaration: a __grid_constant__ for the
+// families that load through tensor maps (family.tmaBox).
+func (in instance) param() string {
+	if in.family().tmaBox != nil {
+		return "const __grid_constant__ gr_gemm_params p"
+	}
+	return "const gr_gemm_params p"
 }
 
 // call is the template call the extern "C" wrapper makes.

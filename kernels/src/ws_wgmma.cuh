@@ -1,0 +1,394 @@
+// ws_wgmma.cuh — Hopper warp-specialized GEMM family (sm_90a): TMA loads
+// into a ring of shared-memory stages guarded by mbarriers, one producer
+// warpgroup, one or two consumer warpgroups issuing wgmma.
+//
+// A block computes BM x BN tiles of D (BM rows of A, the tokens; BN rows of
+// B, the weights). Warpgroup 0 is the producer: it gives registers back
+// (setmaxnreg) and one thread walks the block's k-tiles (BK = 64·KB
+// elements of K), waits until the ring's next stage is empty, announces its
+// bytes on the stage's full barrier and starts 2·KB TMA copies, KB boxes of
+// BM x 64 of A and of BN x 64 of B (128-byte swizzle, zero-filled past M, N
+// and K: the K tail needs no special case). KB > 1 makes each DRAM visit to
+// a weight row 128·KB contiguous bytes. In SWAP mode the weight loads carry
+// an L2 evict-first policy (read once; the tokens stay cached). Warpgroups
+// 1…C are consumers: each waits for a full stage, issues its 4·KB k16 steps
+// of wgmma, keeps that group in flight and, once the previous group has
+// retired, releases the previous stage (one arrival per consumer on its
+// empty barrier).
+//
+// Which operand sits on wgmma's 64-row side is the SWAP choice:
+//   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
+//     columns: wgmma m64nBNk16, C = BM/64 consumers.
+//   SWAP = true (skinny M, weight streaming): consumer c owns weight rows
+//     64c…64c+63 of the BN, and the BM tokens are wgmma's N (16…256):
+//     wgmma m64nBMk16, C = BN/64 consumers; no tensor-core row is spent on
+//     absent tokens. The producer is the same; the epilogue transposes.
+// NACC > 1 spreads a k-tile's 4 k16 steps over NACC accumulator sets
+// (summed in order at the end): independent wgmma chains, which small-N
+// (swap) tiles need to keep the tensor cores busy; it costs NACC× the
+// accumulator registers.
+// The epilogue runs from registers, with M and N tails predicated: alpha,
+// beta·C, bias, convert, store (column pairs in one 4-byte store where
+// alignment allows); with split_k > 1 the fp32 partials go to
+// workspace[z][m][n] and splitk_reduce applies the epilogue.
+// CS > 1 (cluster split-K): the kernel is launched with __cluster_dims__(1,
+// 1, CS) and gridDim.z a multiple of CS; the CS blocks of a cluster split
+// one tile's K evenly (k-tiles of 64), write their fp32 partials to shared
+// memory, and block r sums rows r·ROWS/CS… of all partials in rank order
+// through distributed shared memory (deterministic, no workspace, no reduce
+// kernel) and applies the epilogue. Such kernels run with split_k = 1.
+// Tiles: ceil(M/BM) x ceil(N/BN) x split_k, numbered in grouped order
+// (ws_tile). Block b of a grid of G blocks computes tiles b, b + G, …: the
+// dispatch grid (ceil(N/BN), ceil(M/BM), split_k) gives one tile a block;
+// a persistent grid (one block per SM) walks several, and the producer then
+// loads the next tile's stages while the consumers run the epilogue.
+// The ring's stage and parity run on across tiles. With CS > 1 a cluster
+// counts as one block and walks tiles likewise (the producer then waits at
+// each tile's two cluster barriers).
+//
+// Block: (C + 1) × 128 threads, __launch_bounds__(threads, 1) (setmaxnreg
+// needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
+// (+ ROWS × (COLS + 1) × 4 with CS > 1) + 1024 (stages start on a 1024-byte
+// boundary, as the swizzle atoms must); the 2 × STAGES mbarriers are static
+// shared memory.
+// Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b with BN-row
+// boxes (the manifest's tma_box = {BM, BN}).
+//
+// Constraints (written into the manifest by the generator):
+//   A and B 16-byte aligned, lda and ldb multiples of 8 elements, K a
+//   multiple of 8 (TMA strides).                    (ptr_align 16, ld_align 16, k_multiple 8)
+//   M, N, K and the tile count below 2^31 (TMA coordinates, tile ids);
+//   offsets into C, D and the workspace are 64-bit. split-K: any factor, workspace reduction,
+//   k_per_split a multiple of BK = 64·KB (the manifest's tile_k).
+#pragma once
+#include <type_traits>
+#include "block_tile.cuh"
+#include "convert.cuh"
+#include "epilogue.cuh"
+#include "mma_sm80.cuh"
+#include "sm90_tma.cuh"
+#include "wgmma_sm90.cuh"
+
+namespace gr {
+
+// ws_tile maps tile id t to its (M tile, N tile, split) as raster does for
+// block ids: consecutive ids sweep RASTER_GROUP M tiles per N tile, so the
+// blocks resident at one time share each weight tile across RASTER_GROUP M
+// tiles (L2 reuse). A bijection of [0, mt·nt·splits); the last group may
+// hold fewer M tiles.
+__device__ __forceinline__ void ws_tile(uint32_t t, uint32_t mt, uint32_t nt, int64_t &tm, int64_t &tn, int &z) {
+  z = (int)(t / (mt * nt));
+  t -= (uint32_t)z * mt * nt;
+  const uint32_t first = t / (RASTER_GROUP * nt) * RASTER_GROUP, within = t % (RASTER_GROUP * nt);
+  const uint32_t rows = min((uint32_t)RASTER_GROUP, mt - first);
+  tm = first + within % rows;
+  tn = within / rows;
+}
+
+// ws_k_tiles is split z's K range [kb, kb + BK·tiles) of `splits` splits of
+// kps elements each (kps a multiple of BK), clipped to K (the clipped part
+// of the last k-tile arrives zero-filled).
+template <int BK>
+__device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, int z, int64_t &kb) {
+  if (splits <= 1) {
+    kb = 0;
+    return (int)((k + BK - 1) / BK);
+  }
+  kb = (int64_t)z * kps;
+  const int64_t ke = min(k, kb + kps);
+  return ke > kb ? (int)((ke - kb + BK - 1) / BK) : 0;
+}
+
+__device__ __forceinline__ float2 to_f32x2(__nv_bfloat162 x) { return __bfloat1622float2(x); }
+__device__ __forceinline__ float2 to_f32x2(__half2 x) { return __half22float2(x); }
+template <typename T> struct pair_of;
+template <> struct pair_of<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+  static __device__ __forceinline__ type from(float a, float b) { return __floats2bfloat162_rn(a, b); }
+};
+template <> struct pair_of<__half> {
+  using type = __half2;
+  static __device__ __forceinline__ type from(float a, float b) { return __floats2half2_rn(a, b); }
+};
+
+// ws_store finishes D[m, n] when it lies inside M x N: store_out's
+// epilogue, or with split_k > 1 the fp32 partial of split z. Out of line:
+// it serves the tails and the cluster reduction, not the common path.
+template <typename TOut>
+__device__ __noinline__ void ws_store(const gr_gemm_params &p, int z, int64_t m, int64_t n, float v) {
+  if (m >= p.m || n >= p.n) return;
+  if (p.split_k > 1)
+    p.workspace[((int64_t)z * p.m + m) * p.n + n] = v;
+  else
+    store_out<TOut>(p, m, n, v);
+}
+
+// The register epilogues below run once per tile on one or two warps per
+// scheduler, so they are written for few instructions per element: row
+// pointers hoisted, column offsets compile-time, uniform branches for beta,
+// bias and split-K, the general path (ws_store) only at the M/N tails.
+// d is a warpgroup's 64 x COLS accumulator (wgmma layout); r0 is this
+// thread's first accumulator row (global), q0 its first column (global).
+
+// ws_epilogue_mn: accumulator rows are D's rows (m), columns D's columns
+// (n); column pairs go out in one 4-byte access (8 bytes for partials) when
+// ldc is even and c, d, bias 4-byte aligned (partials: N even, workspace
+// 8-byte aligned).
+template <typename TOut, int COLS>
+__device__ __forceinline__ void ws_epilogue_mn(const gr_gemm_params &p, int z, const float (&d)[COLS / 2], int64_t r0,
+                                               int64_t q0) {
+  using P = typename pair_of<TOut>::type;
+  const bool all_n = q0 + COLS - 7 < p.n;  // this thread's last column pair lies inside N
+  if (p.split_k > 1) {
+    const bool vec = (p.n & 1) == 0 && ((uintptr_t)p.workspace & 7) == 0;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t m = r0 + 8 * h;
+      if (m >= p.m) continue;
+      float *w = p.workspace + ((int64_t)z * p.m + m) * p.n + q0;
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i) {
+        const float v0 = d[4 * i + 2 * h], v1 = d[4 * i + 2 * h + 1];
+        if (vec && (all_n || q0 + 8 * i + 1 < p.n)) {
+          *reinterpret_cast<float2 *>(w + 8 * i) = make_float2(v0, v1);
+        } else {
+          ws_store<TOut>(p, z, m, q0 + 8 * i, v0);
+          ws_store<TOut>(p, z, m, q0 + 8 * i + 1, v1);
+        }
+      }
+    }
+    return;
+  }
+  const bool vec = (p.ldc & 1) == 0 && (((uintptr_t)p.d | (uintptr_t)p.c | (uintptr_t)p.bias) & 3) == 0;
+  if (!vec || !all_n) {  // tails and unaligned outputs: element by element
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+        for (int b = 0; b < 2; ++b) ws_store<TOut>(p, z, r0 + 8 * h, q0 + 8 * i + b, d[4 * i + 2 * h + b]);
+    return;
+  }
+  // rows: PLAIN (beta == 0, no bias) is alpha·acc alone
+  auto rows = [&](auto plain) {
+    const float alpha = p.alpha, beta = p.beta;
+    const TOut *bias = reinterpret_cast<const TOut *>(p.bias) + q0;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t m = r0 + 8 * h;
+      if (m >= p.m) continue;
+      TOut *dr = reinterpret_cast<TOut *>(p.d) + m * p.ldc + q0;
+      const TOut *cr = reinterpret_cast<const TOut *>(p.c) + m * p.ldc + q0;
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i) {
+        float v0 = alpha * d[4 * i + 2 * h], v1 = alpha * d[4 * i + 2 * h + 1];
+        if (!decltype(plain)::value) {
+          if (beta != 0.f) {
+            const float2 c = to_f32x2(*reinterpret_cast<const P *>(cr + 8 * i));
+            v0 += beta * c.x, v1 += beta * c.y;
+          }
+          if (p.bias) {
+            const float2 b = to_f32x2(*reinterpret_cast<const P *>(bias + 8 * i));
+            v0 += b.x, v1 += b.y;
+          }
+        }
+        *reinterpret_cast<P *>(dr + 8 * i) = pair_of<TOut>::from(v0, v1);
+      }
+    }
+  };
+  if (p.beta == 0.f && !p.bias)
+    rows(std::true_type{});
+  else
+    rows(std::false_type{});
+}
+
+// ws_epilogue_nm (SWAP): accumulator rows are D's columns (n, the weights),
+// columns D's rows (m, the tokens); each element is one store, at row
+// stride ldc. bias[n] is read once per accumulator row.
+template <typename TOut, int COLS>
+__device__ __forceinline__ void ws_epilogue_nm(const gr_gemm_params &p, int z, const float (&d)[COLS / 2], int64_t r0,
+                                               int64_t q0) {
+  const bool all_m = q0 + COLS - 7 < p.m;  // this thread's last token lies inside M
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int64_t n = r0 + 8 * h;
+    if (n >= p.n) continue;
+    if (p.split_k > 1) {
+      float *w = p.workspace + ((int64_t)z * p.m + q0) * p.n + n;
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+        for (int b = 0; b < 2; ++b)
+          if (all_m || q0 + 8 * i + b < p.m) w[(8 * i + b) * p.n] = d[4 * i + 2 * h + b];
+      continue;
+    }
+    const float alpha = p.alpha, beta = p.beta, bn = p.bias ? to_f32(reinterpret_cast<const TOut *>(p.bias)[n]) : 0.f;
+    TOut *dc = reinterpret_cast<TOut *>(p.d) + q0 * p.ldc + n;
+    const TOut *cc = reinterpret_cast<const TOut *>(p.c) + q0 * p.ldc + n;
+#pragma unroll
+    for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+      for (int b = 0; b < 2; ++b)
+        if (all_m || q0 + 8 * i + b < p.m) {
+          float v = alpha * d[4 * i + 2 * h + b];
+          if (beta != 0.f) v += beta * to_f32(cc[(8 * i + b) * p.ldc]);
+          dc[(8 * i + b) * p.ldc] = from_f32<TOut>(v + bn);
+        }
+  }
+}
+
+template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int CS = 1, int KB = 1>
+__device__ void ws_wgmma(const gr_gemm_params &p) {
+  constexpr int BK = 64 * KB;  // K per stage: KB boxes of 64
+  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS / 64;
+  static_assert(ROWS == 64 || ROWS == 128, "one or two consumer warpgroups of 64 rows");
+  static_assert(sizeof(T) == 2, "16-bit elements (the 128-byte rows hold 64 of them)");
+  static_assert(STAGES >= 2, "a stage loading while one is multiplied");
+  static_assert(BK / 16 % NACC == 0, "the k16 steps of a k-tile spread evenly over the accumulator sets");
+  constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
+  static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
+  constexpr int RED = CS > 1 ? COLS + 1 : 0;  // row pitch (floats) of the cluster-reduction buffer
+  constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
+  extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
+  __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES];
+  const uint32_t sa = (smem_addr(gr_smem_ws) + 1023) & ~1023u, sb = sa + STAGES * A_STAGE;
+  const uint32_t red = sb + STAGES * B_STAGE;  // CS > 1: ROWS x RED floats
+  const uint32_t full = smem_addr(gr_ws_bars), empty = full + STAGES * 8;  // barrier s at +8s
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full + 8 * s, 1);
+      mbar_init(empty + 8 * s, CONSUMERS);
+    }
+    mbar_init_fence();
+  }
+  __syncthreads();
+  // With CS > 1 the blocks of a cluster (CS along z) split one tile's K and
+  // the workspace protocol is unused; else split_k splits come from the tile id.
+  const int splits = CS > 1 ? CS : max(p.split_k, 1);
+  const int64_t kps = CS > 1 ? ((p.k + CS - 1) / CS + BK - 1) / BK * BK : p.k_per_split;
+  const int64_t mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN;
+  const int64_t tiles = mt * nt * (CS > 1 ? 1 : splits);
+  const int64_t blocks = (int64_t)gridDim.x * gridDim.y * (gridDim.z / CS);
+  const int64_t first = blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * (blockIdx.z / CS));
+  const int rank = CS > 1 ? (int)(blockIdx.z % CS) : 0;
+
+  if (wg == 0) {  // producer
+    setmaxnreg_dec<40>();
+    const bool leader = tid < 32 && elect_one();
+    if (leader) {
+      tma_prefetch_map(&p.tma_a);
+      tma_prefetch_map(&p.tma_b);
+    }
+    int s = 0;
+    uint32_t phase = 0;
+    for (int64_t t = first; t < tiles; t += blocks) {
+      int64_t tm, tn, kb;
+      int z;
+      ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+      const int nk = ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+      for (int kt = 0; leader && kt < nk; ++kt) {
+        mbar_wait(empty + 8 * s, phase ^ 1);
+        mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);
+#pragma unroll
+        for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
+          const int32_t k = (int32_t)(kb + kt * BK + j * 64);
+          tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
+          if (SWAP)  // weights are read once: evict them first, keep the tokens
+            tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
+          else
+            tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
+        }
+        if (++s == STAGES) s = 0, phase ^= 1;
+      }
+      if constexpr (CS > 1) {  // the consumers' two cluster barriers of this tile
+        cluster_sync();
+        cluster_sync();
+      }
+    }
+    return;
+  }
+
+  setmaxnreg_inc<REGS>();  // consumers
+  const int c = wg - 1, warp = tid / 32, lane = tid % 32;
+  constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
+  constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
+  const uint32_t rows = (SWAP ? sb : sa) + c * 64 * 128, cols = SWAP ? sa : sb;
+  float acc[NACC][COLS / 2];  // k16 step kk accumulates into set kk % NACC: NACC independent chains
+  float(&d)[COLS / 2] = acc[0];
+  int s = 0;
+  uint32_t phase = 0;
+  for (int64_t t = first; t < tiles; t += blocks) {
+    int64_t tm, tn, kb;
+    int z;
+    ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+    const int nk = ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+#pragma unroll
+    for (int a = 0; a < NACC; ++a)
+#pragma unroll
+      for (int i = 0; i < COLS / 2; ++i) acc[a][i] = 0.f;
+    int prev = -1;  // the stage whose wgmma may still be in flight
+    for (int kt = 0; kt < nk; ++kt) {
+      mbar_wait(full + 8 * s, phase);
+      wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk)  // box kk / 4, k16 step kk % 4 in it
+        wgmma<T, COLS>::run(acc[kk % NACC], smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + kk % 4 * 32),
+                            smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32));
+      wgmma_commit();
+#pragma unroll
+      for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+      wgmma_wait<1>();
+#pragma unroll
+      for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+      if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
+      prev = s;
+      if (++s == STAGES) s = 0, phase ^= 1;
+    }
+    wgmma_wait<0>();
+#pragma unroll
+    for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+    if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
+#pragma unroll
+    for (int a = 1; a < NACC; ++a)
+#pragma unroll
+      for (int i = 0; i < COLS / 2; ++i) d[i] += acc[a][i];
+    // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
+    const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
+    const int64_t row_base = SWAP ? tn * BN : tm * BM, col_base = SWAP ? tm * BM : tn * BN;
+    if constexpr (CS > 1) {
+      // cluster split-K: partials to shared memory; after a cluster barrier,
+      // block `rank` sums rows [rank·ROWS/CS, …) of all CS partials in rank
+      // order (deterministic) and stores them; a second barrier keeps every
+      // block's partials alive until all have been read.
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(red + 4 * ((r0 + 8 * (e >> 1)) * RED + q0 + 8 * i + (e & 1))),
+                       "f"(d[4 * i + e])
+                       : "memory");
+      cluster_sync();
+      constexpr int SLICE = ROWS / CS;
+#pragma unroll 4
+      for (int e = c * 128 + tid; e < SLICE * COLS; e += CONSUMERS * 128) {
+        // SWAP: consecutive threads take consecutive rows (n), so D's stores coalesce
+        const int row = rank * SLICE + (SWAP ? e % SLICE : e / COLS), col = SWAP ? e / SLICE : e % COLS;
+        float v = 0.f;
+#pragma unroll
+        for (int r = 0; r < CS; ++r) v += ld_dsmem_f32(red + 4 * (row * RED + col), r);
+        if (SWAP)
+          ws_store<TOut>(p, 0, col_base + col, row_base + row, v);
+        else
+          ws_store<TOut>(p, 0, row_base + row, col_base + col, v);
+      }
+      cluster_sync();
+    } else if constexpr (SWAP) {
+      ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+    } else {
+      ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+    }
+  }
+}
+
+}  // namespace gr

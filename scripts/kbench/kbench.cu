@@ -1,0 +1,548 @@
+// kbench.cu — focused correctness check and timing of the ws_wgmma family
+// against cuBLAS, in one process, on an sm_90a GPU.
+//
+//   kbench check            awkward shapes, every instance, float64 reference
+//   kbench time [SHAPES]    Llama-3-8B weights × M list, graph replay, vs cuBLAS
+//   kbench memcheck         two small awkward shapes (run under compute-sanitizer)
+//
+// Inputs are drawn by a hash of (seed, index) with 8-bit values that bf16 and
+// f16 hold exactly, so the host reference regenerates any element without
+// copying it; the seed is fresh per run. Padding columns past K (lda > K)
+// hold NaN, so a kernel that reads past K fails. D is poisoned with NaN
+// before each launch; every element must be written (NaN count over all of D)
+// and sampled elements (all of them for small shapes) must match the float64
+// reference within 1% of |ref| + 1% of the dot product's scale.
+// Timing: R calls over rotating weight sets (together ≥ 180 MB, 3× L2) in
+// one CUDA graph; per call = replay / R, median of 25 replays after 3
+// warm-ups; cuBLAS (cublasGemmEx, bf16 in/out, fp32 compute, loaded with
+// dlopen from $CUBLAS_LIB) by the same method on the same data.
+// Tensor maps are encoded as internal/cuda/shim.go's gr_encode_kmajor does.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <type_traits>
+
+#include "splitk_reduce.cuh"
+#include "ws_wgmma.cuh"
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));           \
+      exit(2);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+// ---- instances -------------------------------------------------------------
+#define GR_CLUSTER_1
+#define GR_CLUSTER_2 __cluster_dims__(1, 1, 2)
+#define GR_CLUSTER_4 __cluster_dims__(1, 1, 4)
+#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB)                                                   \
+  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_CLUSTER_##CS \
+      NAME(const __grid_constant__ gr_gemm_params p) {                                             \
+    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB>(p);                                            \
+  }
+typedef __nv_bfloat16 bf16;
+#define GR_INSTANCES(X)                                              \
+  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1)           \
+  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1)           \
+  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1)           \
+  X(ws_bf16_swap_16x64_s16_a4, bf16, 16, 64, 16, true, 4, 1, 1)     \
+  X(ws_bf16_swap_16x128_s12_a4, bf16, 16, 128, 12, true, 4, 1, 1)    \
+  X(ws_bf16_swap_32x128_s8_a4, bf16, 32, 128, 8, true, 4, 1, 1)      \
+  X(ws_bf16_swap_32x128_s5_k2_a4, bf16, 32, 128, 5, true, 4, 1, 2)   \
+  X(ws_bf16_swap_64x128_s8_a2, bf16, 64, 128, 8, true, 2, 1, 1)      \
+  X(ws_bf16_swap_64x64_s10_a4, bf16, 64, 64, 10, true, 4, 1, 1)      \
+  X(ws_bf16_swap_64x64_s6_k2_a4, bf16, 64, 64, 6, true, 4, 1, 2)     \
+  X(ws_bf16_swap_128x128_s6_a2, bf16, 128, 128, 6, true, 2, 1, 1)    \
+  X(ws_bf16_swap_256x128_s4, bf16, 256, 128, 4, true, 1, 1, 1)       \
+  X(ws_bf16_swap_64x64_s10_a4_c2, bf16, 64, 64, 10, true, 4, 2, 1)   \
+  X(ws_bf16_swap_32x128_s8_a4_c4, bf16, 32, 128, 8, true, 4, 4, 1)   \
+  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1)          \
+  X(ws_f16_swap_64x128_s4_k2_a4, __half, 64, 128, 4, true, 4, 1, 2)  \
+  X(ws_f16_swap_64x128_s4_k2_a4_c2, __half, 64, 128, 4, true, 4, 2, 2)
+GR_INSTANCES(WS)
+extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
+extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
+
+struct Inst {
+  const char *name;
+  void (*fn)(gr_gemm_params);
+  int bm, bn, stages;
+  bool swap, f16;
+  int nacc, cs, kb;
+  int rows() const { return swap ? bn : bm; }
+  int cols() const { return swap ? bm : bn; }
+  int threads() const { return (rows() / 64 + 1) * 128; }
+  int smem() const { return stages * kb * (bm + bn) * 128 + (cs > 1 ? rows() * (cols() + 1) * 4 : 0) + 1024; }
+};
+#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB) {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB},
+static Inst insts[] = {GR_INSTANCES(GR_INST)};
+static const char *inst_filter;  // comma-separated name substrings; null: all
+static bool selected(const Inst &in) {
+  if (!inst_filter) return true;
+  std::string f = inst_filter;
+  for (size_t a = 0; a <= f.size();) {
+    size_t b = f.find(',', a);
+    if (b == std::string::npos) b = f.size();
+    if (b > a && std::string(in.name).find(f.substr(a, b - a)) != std::string::npos) return true;
+    a = b + 1;
+  }
+  return false;
+}
+
+// ---- data --------------------------------------------------------------------
+__host__ __device__ inline uint32_t hash32(uint32_t x) {
+  x ^= x >> 16, x *= 0x7feb352dU, x ^= x >> 15, x *= 0x846ca68bU, x ^= x >> 16;
+  return x;
+}
+// val: an 8-bit value in [-1, 1) that bf16 and f16 hold exactly.
+__host__ __device__ inline float val(uint32_t seed, uint64_t i) {
+  return (float)((int)(hash32(seed ^ hash32((uint32_t)i ^ (uint32_t)(i >> 32) * 0x9e3779b9U)) & 255) - 128) / 128.f;
+}
+template <typename T> __device__ T cvt(float x);
+template <> __device__ bf16 cvt<bf16>(float x) { return __float2bfloat16_rn(x); }
+template <> __device__ __half cvt<__half>(float x) { return __float2half_rn(x); }
+template <typename T>
+__global__ void fill(T *p, int64_t rows, int64_t cols, int64_t ld, uint32_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows * ld; i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t c = i % ld;
+    p[i] = c < cols ? cvt<T>(val(seed, (i / ld) * cols + c)) : cvt<T>(NAN);
+  }
+}
+template <typename T> __global__ void poison(T *p, int64_t n) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) p[i] = cvt<T>(NAN);
+}
+template <typename T> __device__ float f32(T x);
+template <> __device__ float f32<bf16>(bf16 x) { return __bfloat162float(x); }
+template <> __device__ float f32<__half>(__half x) { return __half2float(x); }
+template <typename T>
+__global__ void count_nan(const T *d, int64_t rows, int64_t cols, int64_t ld, unsigned long long *n) {
+  unsigned long long c = 0;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows * cols; i += (int64_t)gridDim.x * blockDim.x)
+    c += isnan(f32<T>(d[(i / cols) * ld + i % cols])) ? 1 : 0;
+  atomicAdd(n, c);
+}
+template <typename T>
+__global__ void gather(const T *d, int64_t ld, const int64_t *idx, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = f32<T>(d[idx[2 * i] * ld + idx[2 * i + 1]]);
+}
+
+// ---- TMA ---------------------------------------------------------------------
+typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+static encode_fn encode;
+static void encode_kmajor(gr_tensor_map *map, bool f16, const void *base, int64_t k, int64_t rows, int64_t ld,
+                          unsigned box_rows) {
+  cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
+  cuuint64_t strides[1] = {(cuuint64_t)ld * 2};
+  cuuint32_t box[2] = {64, box_rows}, elem[2] = {1, 1};
+  CUresult r = encode((CUtensorMap *)map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                      (void *)base, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    fprintf(stderr, "cuTensorMapEncodeTiled: %d (k %lld rows %lld ld %lld box %u)\n", r, (long long)k, (long long)rows,
+            (long long)ld, box_rows);
+    exit(2);
+  }
+}
+
+// ---- cuBLAS (dlopen) ---------------------------------------------------------
+typedef int (*cublasCreate_t)(void **);
+typedef int (*cublasSetStream_t)(void *, cudaStream_t);
+typedef int (*cublasSetWorkspace_t)(void *, void *, size_t);
+typedef int (*cublasGetVersion_t)(void *, int *);
+typedef int (*cublasGemmEx_t)(void *, int, int, int, int, int, const void *, const void *, int, int, const void *, int,
+                              int, const void *, void *, int, int, int, int);
+static void *cublas;
+static cublasGemmEx_t gemmEx;
+static void load_cublas(cudaStream_t s) {
+  const char *path = getenv("CUBLAS_LIB");
+  void *h = dlopen(path ? path : "libcublas.so", RTLD_NOW);
+  if (!h) {
+    fprintf(stderr, "dlopen cublas (%s): %s\n", path ? path : "libcublas.so", dlerror());
+    exit(2);
+  }
+  auto create = (cublasCreate_t)dlsym(h, "cublasCreate_v2");
+  auto setStream = (cublasSetStream_t)dlsym(h, "cublasSetStream_v2");
+  auto setWs = (cublasSetWorkspace_t)dlsym(h, "cublasSetWorkspace_v2");
+  auto ver = (cublasGetVersion_t)dlsym(h, "cublasGetVersion_v2");
+  gemmEx = (cublasGemmEx_t)dlsym(h, "cublasGemmEx");
+  if (!create || !setStream || !gemmEx || !setWs || !ver) {
+    fprintf(stderr, "cublas symbols missing\n");
+    exit(2);
+  }
+  if (create(&cublas) != 0) exit(3);
+  setStream(cublas, s);
+  void *ws;
+  CK(cudaMalloc(&ws, 64 << 20));
+  setWs(cublas, ws, 64 << 20);
+  int v = 0;
+  ver(cublas, &v);
+  printf("cublas version %d (%s)\n", v, path ? path : "libcublas.so");
+}
+static void cublas_gemm(const gr_gemm_params &p, bool f16) {
+  const float alpha = p.alpha, beta = 0.f;
+  const int dt = f16 ? 2 : 14;  // CUDA_R_16F, CUDA_R_16BF
+  int r = gemmEx(cublas, 1, 0, (int)p.n, (int)p.m, (int)p.k, &alpha, p.b, dt, (int)p.ldb, p.a, dt, (int)p.lda, &beta,
+                 p.d, dt, (int)p.ldc, 68 /*CUBLAS_COMPUTE_32F*/, -1 /*CUBLAS_GEMM_DEFAULT*/);
+  if (r != 0) {
+    fprintf(stderr, "cublasGemmEx: %d\n", r);
+    exit(3);
+  }
+}
+
+// ---- launching ours ----------------------------------------------------------
+static int sms;
+static void set_attrs() {
+  for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
+}
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// prepare sets split fields and the tensor maps for instance in.
+static void prepare(gr_gemm_params &p, const Inst &in, int split) {
+  if (in.cs > 1) split = 1;  // the cluster splits K itself
+  p.split_k = split;
+  p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
+  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.bm);
+  encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.bn);
+}
+// launch: persistent = one block per SM at most (else the dispatch grid).
+static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
+  const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
+  dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)(p.split_k * in.cs));
+  if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms / in.cs), 1, in.cs);
+  in.fn<<<grid, in.threads(), in.smem(), s>>>(p);
+  if (p.split_k > 1) {
+    int blocks = (int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8);
+    (in.f16 ? reduce_f16 : reduce_bf16)<<<blocks, 256, 0, s>>>(p);
+  }
+}
+
+// ---- host reference ----------------------------------------------------------
+struct Shape {
+  int64_t m, n, k, lda, ldb, ldc;
+  int split;
+  bool beta, bias;
+};
+struct Seeds {
+  uint32_t a, b, c, bias;
+};
+static double ref_at(const Shape &sh, const Seeds &sd, const float *A, const float *B, int64_t m, int64_t n, float alpha,
+                     float beta, double *scale) {
+  double acc = 0, sq = 0;
+  for (int64_t k = 0; k < sh.k; ++k) {
+    const double a = A ? A[m * sh.k + k] : val(sd.a, m * sh.k + k), b = B ? B[n * sh.k + k] : val(sd.b, n * sh.k + k);
+    acc += a * b, sq += a * b * a * b;
+  }
+  double r = alpha * acc;
+  if (sh.beta) r += beta * val(sd.c, m * sh.n + n);
+  if (sh.bias) r += val(sd.bias, n);
+  *scale = std::abs(alpha) * std::sqrt(sq) + 1e-3;
+  return r;
+}
+
+template <typename T>
+struct Bufs {
+  T *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr, *bias = nullptr;
+  float *ws = nullptr;
+  size_t ws_bytes = 0;
+};
+
+// check runs every instance on shape sh and reports max error; returns failures.
+static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quick) {
+  Seeds sd{(uint32_t)rand(), (uint32_t)rand(), (uint32_t)rand(), (uint32_t)rand()};
+  const float alpha = 0.75f, beta = sh.beta ? 0.5f : 0.f;
+  Bufs<bf16> b;  // 16-bit storage; f16 reuses the same bytes
+  CK(cudaMalloc(&b.a, sh.m * sh.lda * 2));
+  CK(cudaMalloc(&b.b, sh.n * sh.ldb * 2));
+  CK(cudaMalloc(&b.d, sh.m * sh.ldc * 2));
+  CK(cudaMalloc(&b.c, sh.m * sh.ldc * 2));
+  CK(cudaMalloc(&b.bias, sh.n * 2));
+  b.ws_bytes = (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4;
+  CK(cudaMalloc(&b.ws, b.ws_bytes));
+  if (f16) {
+    fill<__half><<<1024, 256>>>((__half *)b.a, sh.m, sh.k, sh.lda, sd.a);
+    fill<__half><<<1024, 256>>>((__half *)b.b, sh.n, sh.k, sh.ldb, sd.b);
+    fill<__half><<<1024, 256>>>((__half *)b.c, sh.m, sh.n, sh.ldc, sd.c);
+    fill<__half><<<64, 256>>>((__half *)b.bias, 1, sh.n, sh.n, sd.bias);
+  } else {
+    fill<bf16><<<1024, 256>>>(b.a, sh.m, sh.k, sh.lda, sd.a);
+    fill<bf16><<<1024, 256>>>(b.b, sh.n, sh.k, sh.ldb, sd.b);
+    fill<bf16><<<1024, 256>>>(b.c, sh.m, sh.n, sh.ldc, sd.c);
+    fill<bf16><<<64, 256>>>(b.bias, 1, sh.n, sh.n, sd.bias);
+  }
+  CK(cudaGetLastError());
+  // samples: all when small, else 4096 random plus the corners
+  std::vector<int64_t> idx;
+  const bool all = sh.m * sh.n * sh.k <= (int64_t)4e9 && !quick;
+  if (all) {
+    for (int64_t m = 0; m < sh.m; ++m)
+      for (int64_t n = 0; n < sh.n; ++n) idx.push_back(m), idx.push_back(n);
+  } else {
+    for (int i = 0; i < 4096; ++i) idx.push_back(rand() % sh.m), idx.push_back(rand() % sh.n);
+    const int64_t cm[4][2] = {{0, 0}, {0, sh.n - 1}, {sh.m - 1, 0}, {sh.m - 1, sh.n - 1}};
+    for (auto &c : cm) idx.push_back(c[0]), idx.push_back(c[1]);
+  }
+  const int ns = (int)(idx.size() / 2);
+  std::vector<float> A, B;
+  if (all) {
+    A.resize(sh.m * sh.k), B.resize(sh.n * sh.k);
+    for (int64_t i = 0; i < sh.m * sh.k; ++i) A[i] = val(sd.a, i);
+    for (int64_t i = 0; i < sh.n * sh.k; ++i) B[i] = val(sd.b, i);
+  }
+  std::vector<double> ref(ns), scale(ns);
+  {
+    std::atomic<int> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+      pool.emplace_back([&] {
+        for (int i; (i = next.fetch_add(1)) < ns;)
+          ref[i] = ref_at(sh, sd, all ? A.data() : nullptr, all ? B.data() : nullptr, idx[2 * i], idx[2 * i + 1], alpha, beta,
+                          &scale[i]);
+      });
+    for (auto &t : pool) t.join();
+  }
+  int64_t *didx;
+  float *dout;
+  unsigned long long *dnan;
+  CK(cudaMalloc(&didx, idx.size() * 8));
+  CK(cudaMalloc(&dout, ns * 4));
+  CK(cudaMalloc(&dnan, 8));
+  CK(cudaMemcpy(didx, idx.data(), idx.size() * 8, cudaMemcpyHostToDevice));
+  std::vector<float> out(ns);
+  int fails = 0;
+  for (auto &in : insts) {
+    if (in.f16 != f16 || !selected(in)) continue;
+    for (int pers = 0; pers < (persistent_too ? 2 : 1); ++pers) {
+      gr_gemm_params p{};
+      p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;
+      p.workspace = b.ws, p.m = sh.m, p.n = sh.n, p.k = sh.k, p.lda = sh.lda, p.ldb = sh.ldb, p.ldc = sh.ldc;
+      p.alpha = alpha, p.beta = beta;
+      prepare(p, in, sh.split);
+      poison<bf16><<<1024, 256>>>(b.d, sh.m * sh.ldc);
+      CK(cudaMemset(dnan, 0, 8));
+      launch(p, in, pers == 1, 0);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      if (f16) {
+        count_nan<__half><<<1024, 256>>>((__half *)b.d, sh.m, sh.n, sh.ldc, dnan);
+        gather<__half><<<cdiv(ns, 256), 256>>>((__half *)b.d, sh.ldc, didx, dout, ns);
+      } else {
+        count_nan<bf16><<<1024, 256>>>(b.d, sh.m, sh.n, sh.ldc, dnan);
+        gather<bf16><<<cdiv(ns, 256), 256>>>(b.d, sh.ldc, didx, dout, ns);
+      }
+      CK(cudaDeviceSynchronize());
+      unsigned long long nans;
+      CK(cudaMemcpy(&nans, dnan, 8, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(out.data(), dout, ns * 4, cudaMemcpyDeviceToHost));
+      double worst = 0, num = 0, den = 0;
+      int bad = 0;
+      for (int i = 0; i < ns; ++i) {
+        const double e = std::abs((double)out[i] - ref[i]);
+        const double tol = 1e-2 * std::abs(ref[i]) + 1e-2 * scale[i];
+        if (!(e <= tol)) {
+          if (bad < 3)
+            printf("    mismatch %s (%lld,%lld): got %g want %g\n", in.name, (long long)idx[2 * i], (long long)idx[2 * i + 1],
+                   out[i], ref[i]);
+          ++bad;
+        }
+        worst = std::max(worst, e / (std::abs(ref[i]) + scale[i])), num += e * e, den += ref[i] * ref[i];
+      }
+      const bool ok = bad == 0 && nans == 0;
+      fails += !ok;
+      printf("%s %-26s %s M=%lld N=%lld K=%lld lda=%lld split=%d beta=%d bias=%d: %s  samples=%d%s bad=%d nan=%llu rel_l2=%.2e worst=%.2e\n",
+             ok ? "PASS" : "FAIL", in.name, pers ? "persistent" : "grid      ", (long long)sh.m, (long long)sh.n, (long long)sh.k,
+             (long long)sh.lda, sh.split, sh.beta, sh.bias, ok ? "ok" : "WRONG", ns, all ? "(all)" : "", bad, nans,
+             std::sqrt(num / std::max(den, 1e-30)), worst);
+    }
+  }
+  cudaFree(b.a), cudaFree(b.b), cudaFree(b.c), cudaFree(b.d), cudaFree(b.bias), cudaFree(b.ws);
+  cudaFree(didx), cudaFree(dout), cudaFree(dnan);
+  return fails;
+}
+
+// ---- timing ------------------------------------------------------------------
+struct Cand {
+  const Inst *in;  // nullptr: cuBLAS
+  int split;
+  bool persistent;
+};
+static std::string cand_name(const Cand &c) {
+  if (!c.in) return "cublas";
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s%s/sk%d", c.in->name, c.persistent ? "/pers" : "", c.split);
+  return buf;
+}
+
+// time_graph: R launches over the weight sets, captured once; per-call µs.
+static double time_graph(const std::vector<gr_gemm_params> &ps, const Cand &c, cudaStream_t s, int R) {
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int r = 0; r < R; ++r) {
+    const gr_gemm_params &p = ps[r % ps.size()];
+    if (c.in)
+      launch(p, *c.in, c.persistent, s);
+    else
+      cublas_gemm(p, false);
+  }
+  CK(cudaStreamEndCapture(s, &g));
+  CK(cudaGraphInstantiate(&ge, g, 0));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> t;
+  for (int i = 0; i < 28; ++i) {
+    CK(cudaEventRecord(e0, s));
+    CK(cudaGraphLaunch(ge, s));
+    CK(cudaEventRecord(e1, s));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (i >= 3) t.push_back(ms);
+  }
+  CK(cudaGetLastError());
+  std::sort(t.begin(), t.end());
+  cudaGraphExecDestroy(ge), cudaGraphDestroy(g), cudaEventDestroy(e0), cudaEventDestroy(e1);
+  return t[t.size() / 2] * 1000.0 / R;
+}
+
+static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
+  std::vector<Cand> cs;
+  for (auto &in : insts) {
+    if (in.f16 || !selected(in)) continue;
+    if (!in.swap && m < 128) continue;
+    if (in.swap && (m > 256 || in.bm > 2 * std::max<int64_t>(m, 32))) continue;
+    if (in.swap && in.bm < m / 2) continue;
+    const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
+    for (int split : {1, 2, 3, 4, 6, 8}) {
+      if (split > 1 && (in.cs > 1 || tiles * split > 2 * sms || k / split < 512)) continue;
+      if (split > 1 && m > 256) continue;
+      cs.push_back({&in, split, false});
+      if (tiles * split * in.cs > sms) cs.push_back({&in, split, true});
+    }
+  }
+  return cs;
+}
+
+static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, const std::vector<int64_t> &ms, bool all_cands) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  load_cublas(s);
+  printf("\n%-14s %6s %10s %10s %7s %7s  %s\n", "weight NxK", "M", "ours_us", "cublas_us", "ratio", "roof%", "best");
+  for (auto &w : wts) {
+    const int64_t n = w.first, k = w.second;
+    const size_t wbytes = n * k * 2;
+    const int nrot = (int)std::max<size_t>(2, cdiv(180u << 20, wbytes));
+    std::vector<bf16 *> bs(nrot);
+    for (auto &bp : bs) {
+      CK(cudaMalloc(&bp, wbytes));
+      fill<bf16><<<2048, 256>>>(bp, n, k, k, (uint32_t)rand());
+    }
+    for (int64_t m : ms) {
+      bf16 *a, *d;
+      float *ws;
+      CK(cudaMalloc(&a, m * k * 2));
+      CK(cudaMalloc(&d, m * n * 2));
+      CK(cudaMalloc(&ws, 8 * m * n * 4));
+      fill<bf16><<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
+      const double flops = 2.0 * m * n * k, bytes = 2.0 * (m * k + n * k + m * n);
+      const double roof = std::max(flops / 750e12, bytes / 4.54e12) * 1e6;
+      std::vector<Cand> cs = candidates(m, n, k);
+      cs.insert(cs.begin(), Cand{nullptr, 1, false});
+      double best = 1e30, cub = 0;
+      std::string bestn;
+      for (auto &c : cs) {
+        std::vector<gr_gemm_params> ps(nrot);
+        for (int i = 0; i < nrot; ++i) {
+          gr_gemm_params &p = ps[i];
+          p = gr_gemm_params{};
+          p.a = a, p.b = bs[i], p.d = d, p.workspace = ws, p.m = m, p.n = n, p.k = k, p.lda = k, p.ldb = k, p.ldc = n;
+          p.alpha = 1.f, p.beta = 0.f, p.split_k = 1, p.k_per_split = k;
+          if (c.in) prepare(p, *c.in, c.split);
+        }
+        // one call first: cheap per-call estimate sets R
+        const double est = time_graph(ps, c, s, nrot);
+        const int R = est > 400 ? nrot : (int)(cdiv(std::max<int64_t>(20, (int64_t)(2000 / est)), nrot) * nrot);
+        const double us = time_graph(ps, c, s, R);
+        if (!c.in)
+          cub = us;
+        else if (us < best)
+          best = us, bestn = cand_name(c);
+        if (all_cands) printf("   %-40s M=%-5lld N=%-6lld K=%-6lld %9.2f us  (R=%d)\n", cand_name(c).c_str(), (long long)m, (long long)n, (long long)k, us, R);
+      }
+      printf("%6lldx%-7lld %6lld %10.2f %10.2f %7.3f %6.1f%%  %s  (cublas %.1f%%)\n", (long long)n, (long long)k, (long long)m, best,
+             cub, cub / best, 100 * roof / best, bestn.c_str(), 100 * roof / cub);
+      fflush(stdout);
+      cudaFree(a), cudaFree(d), cudaFree(ws);
+    }
+    for (auto bp : bs) cudaFree(bp);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const std::string mode = argc > 1 ? argv[1] : "check";
+  srand((unsigned)std::chrono::steady_clock::now().time_since_epoch().count());
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  sms = prop.multiProcessorCount;
+  printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
+  cudaDriverEntryPointQueryResult q;
+  CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", (void **)&encode, cudaEnableDefault, &q));
+  if (!encode) {
+    fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+    return 2;
+  }
+  set_attrs();
+  if (argc > 3 && argv[3][0]) inst_filter = argv[3];
+  if (mode == "check" || mode == "memcheck") {
+    std::vector<Shape> shapes;
+    if (mode == "memcheck") {
+      shapes = {{17, 200, 200, 208, 200, 200, 3, true, true}, {130, 264, 136, 136, 144, 264, 1, true, false}};
+    } else {
+      shapes = {
+          {1, 769, 5120, 5120, 5120, 769, 1, true, true},        {17, 769, 4104, 4112, 4104, 769, 3, false, true},
+          {255, 1024, 4104, 4104, 4104, 1024, 1, true, false},   {257, 769, 5120, 5128, 5120, 776, 3, false, true},
+          {1100, 769, 4104, 4160, 4104, 769, 1, true, true},     {64, 4096, 4096, 4096, 4096, 4096, 1, false, false},
+          {4096, 6144, 4096, 4096, 4096, 6144, 1, false, true},  {200, 28672, 4096, 4096, 4096, 28672, 4, true, false},
+      };
+    }
+    int fails = 0;
+    for (auto &sh : shapes) fails += check_shape(sh, false, true, false);
+    const std::vector<size_t> f16_shapes = mode == "check" ? std::vector<size_t>{3, 4} : std::vector<size_t>{0, 1};
+    for (size_t i : f16_shapes) fails += check_shape(shapes[i], true, false, false);
+    printf("%s: %d failing runs\n", fails ? "CHECK FAILED" : "CHECK OK", fails);
+    return fails ? 1 : 0;
+  }
+  if (mode == "time" || mode == "timeall") {
+    std::vector<std::pair<int64_t, int64_t>> wts = {{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}};
+    if (argc > 4) {  // weights as NxK,NxK,...
+      wts.clear();
+      for (char *t = strtok(argv[4], ","); t; t = strtok(nullptr, ",")) wts.push_back({atoll(t), atoll(strchr(t, 'x') + 1)});
+    }
+    std::vector<int64_t> ms = {32, 64, 128, 256, 1024, 4096, 8192};
+    if (argc > 2 && strcmp(argv[2], "all") != 0) {
+      ms.clear();
+      for (char *t = strtok(argv[2], ","); t; t = strtok(nullptr, ",")) ms.push_back(atoll(t));
+    }
+    return time_shapes(wts, ms, mode == "timeall");
+  }
+  fprintf(stderr, "usage: kbench check|memcheck|time|timeall [M,M,...|all [instance,substrings [NxK,NxK,...]]]\n");
+  return 2;
+}
