@@ -56,24 +56,25 @@
     gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB>(p);                                            \
   }
 typedef __nv_bfloat16 bf16;
-#define GR_INSTANCES(X)                                              \
-  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1)           \
-  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1)           \
-  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1)           \
-  X(ws_bf16_swap_16x64_s16_a4, bf16, 16, 64, 16, true, 4, 1, 1)     \
-  X(ws_bf16_swap_16x128_s12_a4, bf16, 16, 128, 12, true, 4, 1, 1)    \
-  X(ws_bf16_swap_32x128_s8_a4, bf16, 32, 128, 8, true, 4, 1, 1)      \
-  X(ws_bf16_swap_32x128_s5_k2_a4, bf16, 32, 128, 5, true, 4, 1, 2)   \
-  X(ws_bf16_swap_64x128_s8_a2, bf16, 64, 128, 8, true, 2, 1, 1)      \
-  X(ws_bf16_swap_64x64_s10_a4, bf16, 64, 64, 10, true, 4, 1, 1)      \
-  X(ws_bf16_swap_64x64_s6_k2_a4, bf16, 64, 64, 6, true, 4, 1, 2)     \
-  X(ws_bf16_swap_128x128_s6_a2, bf16, 128, 128, 6, true, 2, 1, 1)    \
-  X(ws_bf16_swap_256x128_s4, bf16, 256, 128, 4, true, 1, 1, 1)       \
-  X(ws_bf16_swap_64x64_s10_a4_c2, bf16, 64, 64, 10, true, 4, 2, 1)   \
-  X(ws_bf16_swap_32x128_s8_a4_c4, bf16, 32, 128, 8, true, 4, 4, 1)   \
-  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1)          \
-  X(ws_f16_swap_64x128_s4_k2_a4, __half, 64, 128, 4, true, 4, 1, 2)  \
-  X(ws_f16_swap_64x128_s4_k2_a4_c2, __half, 64, 128, 4, true, 4, 2, 2)
+// The generator's ws_wgmma and ws_wgmma_swap instances (template arguments as
+// kernels/internal/gen writes them), f16 for two of them, and two cluster
+// split-K (CS) variants, which the generator does not ship.
+#define GR_INSTANCES(X)                                                \
+  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1)             \
+  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1)             \
+  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1)             \
+  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1)           \
+  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1)         \
+  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1)           \
+  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2)        \
+  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1)           \
+  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1)           \
+  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2)          \
+  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1)         \
+  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1)        \
+  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1)            \
+  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2)       \
+  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2)
 GR_INSTANCES(WS)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
