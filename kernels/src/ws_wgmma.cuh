@@ -37,6 +37,12 @@
 // memory, and block r sums rows r·ROWS/CS… of all partials in rank order
 // through distributed shared memory (deterministic, no workspace, no reduce
 // kernel) and applies the epilogue. Such kernels run with split_k = 1.
+// PP (ping-pong, non-swap BM = 128, two consumers): each consumer takes
+// whole tiles, alternately (two m64 wgmma per k16 step), so one
+// consumer's epilogue overlaps the other's main loop; the empty barriers
+// then count one arrival, and a turn barrier per consumer keeps the two
+// within one round of the ring. It pays only with a persistent grid (≥ 2
+// tiles per block); under the dispatch grid one consumer would idle.
 // Tiles: ceil(M/BM) x ceil(N/BN) x split_k, numbered in grouped order
 // (ws_tile). Block b of a grid of G blocks computes tiles b, b + G, …: the
 // dispatch grid (ceil(N/BN), ceil(M/BM), split_k) gives one tile a block;
@@ -237,7 +243,8 @@ __device__ __forceinline__ void ws_epilogue_nm(const gr_gemm_params &p, int z, c
   }
 }
 
-template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int CS = 1, int KB = 1>
+template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int CS = 1, int KB = 1,
+          bool PP = false>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int BK = 64 * KB;  // K per stage: KB boxes of 64
   constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS / 64;
@@ -245,21 +252,26 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(sizeof(T) == 2, "16-bit elements (the 128-byte rows hold 64 of them)");
   static_assert(STAGES >= 2, "a stage loading while one is multiplied");
   static_assert(BK / 16 % NACC == 0, "the k16 steps of a k-tile spread evenly over the accumulator sets");
+  static_assert(!PP || (!SWAP && CS == 1 && NACC == 1 && BM == 128), "ping-pong: two consumers of whole 128-row tiles");
+  constexpr int MW = PP ? 2 : 1;  // 64-row blocks per consumer
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
   constexpr int RED = CS > 1 ? COLS + 1 : 0;  // row pitch (floats) of the cluster-reduction buffer
   constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
-  __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES];
+  __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES + 2];
   const uint32_t sa = (smem_addr(gr_smem_ws) + 1023) & ~1023u, sb = sa + STAGES * A_STAGE;
   const uint32_t red = sb + STAGES * B_STAGE;  // CS > 1: ROWS x RED floats
   const uint32_t full = smem_addr(gr_ws_bars), empty = full + STAGES * 8;  // barrier s at +8s
+  const uint32_t turn = empty + STAGES * 8;  // PP: turn[c] at +8c, see the consumers' tile loop
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full + 8 * s, 1);
-      mbar_init(empty + 8 * s, CONSUMERS);
+      mbar_init(empty + 8 * s, PP ? 1 : CONSUMERS);
     }
+    mbar_init(turn, 1);
+    mbar_init(turn + 8, 1);
     mbar_init_fence();
   }
   __syncthreads();
@@ -313,46 +325,74 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const int c = wg - 1, warp = tid / 32, lane = tid % 32;
   constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
-  const uint32_t rows = (SWAP ? sb : sa) + c * 64 * 128, cols = SWAP ? sa : sb;
-  float acc[NACC][COLS / 2];  // k16 step kk accumulates into set kk % NACC: NACC independent chains
-  float(&d)[COLS / 2] = acc[0];
-  int s = 0;
+  const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * 64 * 128), cols = SWAP ? sa : sb;
+  // acc[w][a]: 64-row block w of this consumer (PP: two), k16 step kk into
+  // set kk % NACC (NACC independent chains)
+  float acc[MW][NACC][COLS / 2];
+  int s = 0, own = 0;
   uint32_t phase = 0;
   for (int64_t t = first; t < tiles; t += blocks) {
     int64_t tm, tn, kb;
     int z;
     ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
     const int nk = ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+    // PP: consumer c takes this block's tiles j ≡ c (mod 2) and passes over
+    // the other's stages. Parity waits cannot tell rounds two apart, so
+    // before its tile j it also waits on turn[c] until the other consumer
+    // has seen every full barrier of tile j − 1 (its arrival after that
+    // main loop): the two then stay within one round of the ring.
+    const int j = own++;
+    if (PP && (j & 1) != c) {
+      s += nk;
+      phase ^= (uint32_t)(s / STAGES) & 1;
+      s %= STAGES;
+      continue;
+    }
+    if (PP && j > 0) mbar_wait(turn + 8 * c, (uint32_t)((j - 1) / 2) & 1);
 #pragma unroll
-    for (int a = 0; a < NACC; ++a)
+    for (int w = 0; w < MW; ++w)
 #pragma unroll
-      for (int i = 0; i < COLS / 2; ++i) acc[a][i] = 0.f;
+      for (int a = 0; a < NACC; ++a)
+#pragma unroll
+        for (int i = 0; i < COLS / 2; ++i) acc[w][a][i] = 0.f;
     int prev = -1;  // the stage whose wgmma may still be in flight
     for (int kt = 0; kt < nk; ++kt) {
       mbar_wait(full + 8 * s, phase);
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk)  // box kk / 4, k16 step kk % 4 in it
-        wgmma<T, COLS>::run(acc[kk % NACC], smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + kk % 4 * 32),
-                            smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32));
+#pragma unroll
+        for (int w = 0; w < MW; ++w)
+          wgmma<T, COLS>::run(acc[w][kk % NACC], smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32),
+                              smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32));
       wgmma_commit();
 #pragma unroll
-      for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+      for (int w = 0; w < MW; ++w)
+#pragma unroll
+        for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
       wgmma_wait<1>();
 #pragma unroll
-      for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+      for (int w = 0; w < MW; ++w)
+#pragma unroll
+        for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
       if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
       prev = s;
       if (++s == STAGES) s = 0, phase ^= 1;
     }
+    if (PP && tid == 0) mbar_arrive(turn + 8 * (1 - c));  // the other consumer's turn
     wgmma_wait<0>();
 #pragma unroll
-    for (int a = 0; a < NACC; ++a) pin_registers(acc[a]);
+    for (int w = 0; w < MW; ++w)
+#pragma unroll
+      for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
     if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
 #pragma unroll
-    for (int a = 1; a < NACC; ++a)
+    for (int w = 0; w < MW; ++w)
 #pragma unroll
-      for (int i = 0; i < COLS / 2; ++i) d[i] += acc[a][i];
+      for (int a = 1; a < NACC; ++a)
+#pragma unroll
+        for (int i = 0; i < COLS / 2; ++i) acc[w][0][i] += acc[w][a][i];
+    const float(&d)[COLS / 2] = acc[0][0];
     // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
     const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
     const int64_t row_base = SWAP ? tn * BN : tm * BM, col_base = SWAP ? tm * BM : tn * BN;
@@ -385,6 +425,9 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       cluster_sync();
     } else if constexpr (SWAP) {
       ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+    } else if constexpr (PP) {  // this consumer's whole tile: two 64-row blocks
+      ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
+      ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
     } else {
       ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
     }

@@ -50,31 +50,32 @@
 #define GR_CLUSTER_1
 #define GR_CLUSTER_2 __cluster_dims__(1, 1, 2)
 #define GR_CLUSTER_4 __cluster_dims__(1, 1, 4)
-#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB)                                                   \
+#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP)                                                  \
   extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_CLUSTER_##CS \
       NAME(const __grid_constant__ gr_gemm_params p) {                                             \
-    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB>(p);                                            \
+    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB, PP>(p);                                            \
   }
 typedef __nv_bfloat16 bf16;
 // The generator's ws_wgmma and ws_wgmma_swap instances (template arguments as
 // kernels/internal/gen writes them), f16 for two of them, and two cluster
 // split-K (CS) variants, which the generator does not ship.
 #define GR_INSTANCES(X)                                                \
-  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1)             \
-  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1)             \
-  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1)             \
-  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1)           \
-  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1)         \
-  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1)           \
-  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2)        \
-  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1)           \
-  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1)           \
-  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2)          \
-  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1)         \
-  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1)        \
-  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1)            \
-  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2)       \
-  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2)
+  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1, false)             \
+  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1, false)             \
+  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1, false)             \
+  X(ws_bf16_128x128_s6_pp, bf16, 128, 128, 6, false, 1, 1, 1, true)             \
+  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1, false)           \
+  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1, false)         \
+  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1, false)           \
+  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2, false)        \
+  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1, false)           \
+  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1, false)           \
+  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2, false)          \
+  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1, false)         \
+  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1, false)        \
+  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1, false)            \
+  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2, false)       \
+  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2, false)
 GR_INSTANCES(WS)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
@@ -90,7 +91,7 @@ struct Inst {
   int threads() const { return (rows() / 64 + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + (cs > 1 ? rows() * (cols() + 1) * 4 : 0) + 1024; }
 };
-#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB) {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB},
+#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP) {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB},
 static Inst insts[] = {GR_INSTANCES(GR_INST)};
 static const char *inst_filter;  // comma-separated name substrings; null: all
 static bool selected(const Inst &in) {
