@@ -103,6 +103,8 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) 
 		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.In.Size(), p.LDB*p.In.Size(), k.LDAlign)
 	case p.K%k.KMultiple != 0:
 		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
+	case p.K == 0 && k.TMA():
+		return rj(ruleKMultiple, "K = 0: a tensor map needs K ≥ 1 (the kernel loads through TMA)")
 	case k.IndexBits == 32 && p.elements() >= 1<<31:
 		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.elements())
 	case ceilDiv(p.M, k.TileM) > maxGridY:
@@ -128,7 +130,11 @@ func archOrAny(a Arch) string {
 func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []rejection) {
 	for _, spec := range cat.Kernels() {
 		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
-		if rj := checkKernel(k, p, dev, 1); !rj.ok() {
+		rj := checkKernel(k, p, dev, 1)
+		if rj.ok() && cat.JITOnly(k, dev.Arch) {
+			rj = rejection{kernel: k.Name, rule: ruleArch, detail: fmt.Sprintf("%s reaches %s only through PTX JIT, and a native image covers it", k.Image, dev.Arch)}
+		}
+		if !rj.ok() {
 			rejected = append(rejected, rj)
 		} else {
 			survivors = append(survivors, k)

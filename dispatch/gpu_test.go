@@ -164,7 +164,7 @@ func TestMoreThan2p31Elements(t *testing.T) {
 	plans := []dispatch.Plan{pl}
 	// The tiled kernels too, forced: the route at M = 1 is a decode kernel.
 	for _, k := range e.Planner().Catalog().Kernels() {
-		if strings.HasPrefix(k.Family, "tiled") && k.In == dispatch.BF16 {
+		if (strings.HasPrefix(k.Family, "tiled") || strings.HasPrefix(k.Family, "ws_")) && k.In == dispatch.BF16 {
 			fp, err := e.Planner().PlanKernel(&p, k.Name, 1)
 			require.NoError(t, err)
 			plans = append(plans, fp)

@@ -95,7 +95,11 @@ func (pl Plan) Explain() string {
 		return b.String()
 	}
 	r := pl.route
-	fmt.Fprintf(&b, "level: %s\nbucket: %s\nkernel: %s\n", pl.Level, r.bucket, pl.Kernel.Name)
+	fmt.Fprintf(&b, "level: %s\nbucket: %s\n", pl.Level, r.bucket)
+	if r.source != "" {
+		fmt.Fprintf(&b, "source: %s\n", r.source)
+	}
+	fmt.Fprintf(&b, "kernel: %s\n", pl.Kernel.Name)
 	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.kPerSplit, pl.WorkspaceBytes)
 	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.grid, pl.block, pl.smemBytes)
 	if r.estimateUS > 0 {

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -16,6 +17,7 @@ type route struct {
 	splitK     int
 	level      Level
 	bucket     string // e.g. "[17, 64]" or "M class (16, 32]"
+	source     string // where the choice came from, e.g. "measured on NVIDIA H200 (2026-12-01)"
 	runnerUp   string
 	estimateUS float64
 	runnerUS   float64
@@ -177,6 +179,19 @@ func (pl *Planner) key(p *Problem) routeKey {
 	}
 }
 
+// entrySource says where a table entry's choices came from: measured on
+// which device (the entry's, else the table's), or the model's.
+func entrySource(e *Entry, prov Provenance) string {
+	dev, date := cmp.Or(e.Device, prov.Device, "a device the table does not name"), cmp.Or(e.Date, prov.Date)
+	if date != "" {
+		date = " (" + date + ")"
+	}
+	if e.Measured() {
+		return "measured on " + dev + date
+	}
+	return "the analytic model's choice for " + dev + date + ", not measured"
+}
+
 // route plans a key from scratch (cache miss): table levels, then heuristic.
 func (pl *Planner) route(p *Problem, key routeKey) *route {
 	r := &route{}
@@ -204,6 +219,7 @@ func (pl *Planner) route(p *Problem, key routeKey) *route {
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
+		r.source = entrySource(lv.e, pl.table.Provenance)
 		survivors, rejected := filter(pl.cat, p, pl.dev)
 		r.rejected, r.kernels = rejected, len(survivors)+len(rejected)
 		return r

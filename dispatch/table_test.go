@@ -90,3 +90,14 @@ func TestGeometricBuckets(t *testing.T) {
 	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: bs}}},
 		tableTestCatalog(t))
 }
+
+// Explain's source line tells a measured bucket from the model's.
+func TestEntrySource(t *testing.T) {
+	prov := Provenance{Device: "NVIDIA H200", Date: "2026-11-30"}
+	measured := Entry{Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-01"}
+	assert.Equal(t, "measured on NVIDIA H100 80GB HBM3 (2026-12-01)", entrySource(&measured, prov))
+	old := Entry{Buckets: []Bucket{{MinM: 1, TimesUS: map[int]float64{1: 3}}}}
+	assert.Equal(t, "measured on NVIDIA H200 (2026-11-30)", entrySource(&old, prov), "an older table's timed entry: the provenance's device")
+	model := Entry{Source: SourceModel, Device: "NVIDIA A100-SXM4-80GB"}
+	assert.Equal(t, "the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured", entrySource(&model, prov))
+}

@@ -331,3 +331,19 @@ func ValidKernelName(name string) bool {
 	}
 	return true
 }
+
+// JITOnly reports whether k reaches arch a only through PTX JIT while
+// another image of the catalog has native code for a: such a kernel is
+// neither loaded by an engine by default nor routed to.
+func (c *Catalog) JITOnly(k *KernelSpec, a Arch) bool {
+	native, mine := false, false
+	for i := range c.m.Images {
+		im := &c.m.Images[i]
+		n := im.Native(a)
+		native = native || n
+		if im.File == k.Image {
+			mine = n
+		}
+	}
+	return native && !mine
+}

@@ -143,3 +143,21 @@ func TestParseManifestIsStrict(t *testing.T) {
 	require.ErrorIs(t, err, ErrManifest)
 	assert.Contains(t, err.Error(), "more than")
 }
+
+// A kernel of an image that needs JIT for an arch another image serves
+// natively is JIT-only there; where no image is native, none is.
+func TestCatalogJITOnly(t *testing.T) {
+	k80 := KernelSpec{Name: "k80", Image: "sm80.fatbin", Family: "test", MinArch: SM80, In: BF16, Out: BF16,
+		Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 64, Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}
+	k90 := k80
+	k90.Name, k90.Image, k90.MinArch, k90.MaxArch = "k90", "sm90.fatbin", SM90, SM90
+	c, err := NewCatalog(Manifest{Schema: SchemaVersion, Kernels: []KernelSpec{k80, k90}, Images: []Image{
+		{File: "sm80.fatbin", Targets: []string{"sm_80", "compute_80"}, SmemLimit: 163 << 10},
+		{File: "sm90.fatbin", Targets: []string{"sm_90a"}, SmemLimit: 227 << 10}}})
+	require.NoError(t, err)
+	assert.True(t, c.JITOnly(c.Kernel("k80"), SM90))
+	assert.False(t, c.JITOnly(c.Kernel("k90"), SM90))
+	assert.False(t, c.JITOnly(c.Kernel("k80"), SM80))
+	assert.False(t, c.JITOnly(c.Kernel("k80"), 100), "no image is native on sm_100: PTX it is")
+}
