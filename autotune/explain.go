@@ -20,7 +20,9 @@ the plan's Explain text: the table level that routed it, the bucket, the
 kernel, and every kernel the constraints rejected, with the reason.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		arch := fs.String("arch", "", "compute capability, e.g. sm_80 or sm_90 (default: the device's)")
-		device := fs.String("device", "", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", ")+" (default: a100 for sm_8x, else h200)")
+		device := fs.String("device", "", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", ")+" (default: the preset of -arch: a100, a10, l4, h200, b200)")
+		var custom deviceFlags
+		custom.register(fs)
 		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
 		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")
@@ -45,6 +47,9 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 				}
 			}
 			dev, err := explainDevice(*device, *arch)
+			if err == nil {
+				err = custom.apply(&dev, set)
+			}
 			if err == nil {
 				p.In, err = kernels.ParseDType(*in)
 			}
@@ -99,8 +104,12 @@ func alignedPtr(slot int, flagName string, align int) (dispatch.DevicePtr, error
 	return p, nil
 }
 
-// explainDevice returns the named preset, or the one that fits arch, with its
-// Arch overridden by arch when given.
+// archPresets is the preset explain describes an arch with when -device is
+// not given.
+var archPresets = map[dispatch.Arch]string{dispatch.SM80: "a100", dispatch.SM86: "a10", dispatch.SM89: "l4", dispatch.SM90: "h200", 100: "b200"}
+
+// explainDevice returns the named preset, or the one of arch (h200 when
+// neither is given), with its Arch overridden by arch when given.
 func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 	a, err := parseArch(arch)
 	if err != nil {
@@ -108,8 +117,10 @@ func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 	}
 	if name == "" {
 		name = "h200"
-		if a != 0 && a < dispatch.SM90 {
-			name = "a100"
+		if a != 0 {
+			if name = archPresets[a]; name == "" {
+				return dispatch.DeviceInfo{}, fmt.Errorf("no preset for %s: name one with -device and describe the GPU with -sms, -smem, -l2, -read-bw and -peak", a)
+			}
 		}
 	}
 	dev, err := dispatch.DevicePreset(name)

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// deviceFlags describe a GPU no preset matches: each one set replaces the
+// preset's field.
+type deviceFlags struct {
+	name          string
+	sms, smem     int
+	l2, workspace int64
+	readBW, peak  float64
+}
+
+func (d *deviceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&d.name, "name", "", "device name to print (with the flags below: describe any GPU)")
+	fs.IntVar(&d.sms, "sms", 0, "streaming multiprocessors")
+	fs.IntVar(&d.smem, "smem", 0, "opt-in shared memory per block, bytes")
+	fs.Int64Var(&d.l2, "l2", 0, "L2 cache, bytes")
+	fs.Int64Var(&d.workspace, "workspace", 0, "split-K workspace per stream, bytes (the engine's Options.WorkspaceBytes)")
+	fs.Float64Var(&d.readBW, "read-bw", 0, "pure-read bandwidth, bytes/s")
+	fs.Float64Var(&d.peak, "peak", 0, "dense 16-bit tensor rate, FLOP/s")
+}
+
+// apply writes the flags that were set into dev, refusing values that
+// describe no GPU.
+func (d *deviceFlags) apply(dev *dispatch.DeviceInfo, set map[string]bool) error {
+	pos := func(name string, v float64) error {
+		if set[name] && !(v > 0 && v < 1e18) {
+			return fmt.Errorf("-%s %g: want a positive, finite number", name, v)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"sms", float64(d.sms)}, {"smem", float64(d.smem)}, {"l2", float64(d.l2)}, {"workspace", float64(d.workspace)}, {"read-bw", d.readBW}, {"peak", d.peak}} {
+		if err := pos(c.name, c.v); err != nil {
+			return err
+		}
+	}
+	if set["name"] {
+		dev.Name = d.name
+	}
+	if set["sms"] {
+		dev.SMs = d.sms
+	}
+	if set["smem"] {
+		dev.SmemOptIn = d.smem
+	}
+	if set["l2"] {
+		dev.L2Bytes = d.l2
+	}
+	if set["workspace"] {
+		dev.WorkspaceBytes = d.workspace
+	}
+	if set["read-bw"] {
+		dev.ReadBandwidth = d.readBW
+	}
+	if set["peak"] {
+		dev.PeakFLOPS = d.peak
+	}
+	return nil
+}
