@@ -29,40 +29,28 @@ func (d *deviceFlags) register(fs *flag.FlagSet) {
 // apply writes the flags that were set into dev, refusing values that
 // describe no GPU.
 func (d *deviceFlags) apply(dev *dispatch.DeviceInfo, set map[string]bool) error {
-	pos := func(name string, v float64) error {
-		if set[name] && !(v > 0 && v < 1e18) {
-			return fmt.Errorf("-%s %g: want a positive, finite number", name, v)
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		name string
-		v    float64
-	}{{"sms", float64(d.sms)}, {"smem", float64(d.smem)}, {"l2", float64(d.l2)}, {"workspace", float64(d.workspace)}, {"read-bw", d.readBW}, {"peak", d.peak}} {
-		if err := pos(c.name, c.v); err != nil {
-			return err
-		}
-	}
 	if set["name"] {
 		dev.Name = d.name
 	}
-	if set["sms"] {
-		dev.SMs = d.sms
-	}
-	if set["smem"] {
-		dev.SmemOptIn = d.smem
-	}
-	if set["l2"] {
-		dev.L2Bytes = d.l2
-	}
-	if set["workspace"] {
-		dev.WorkspaceBytes = d.workspace
-	}
-	if set["read-bw"] {
-		dev.ReadBandwidth = d.readBW
-	}
-	if set["peak"] {
-		dev.PeakFLOPS = d.peak
+	for _, f := range []struct {
+		name  string
+		v     float64
+		store func()
+	}{
+		{"sms", float64(d.sms), func() { dev.SMs = d.sms }},
+		{"smem", float64(d.smem), func() { dev.SmemOptIn = d.smem }},
+		{"l2", float64(d.l2), func() { dev.L2Bytes = d.l2 }},
+		{"workspace", float64(d.workspace), func() { dev.WorkspaceBytes = d.workspace }},
+		{"read-bw", d.readBW, func() { dev.ReadBandwidth = d.readBW }},
+		{"peak", d.peak, func() { dev.PeakFLOPS = d.peak }},
+	} {
+		if !set[f.name] {
+			continue
+		}
+		if !(f.v > 0 && f.v < 1e18) {
+			return fmt.Errorf("-%s %g: want a positive, finite number", f.name, f.v)
+		}
+		f.store()
 	}
 	return nil
 }
