@@ -301,30 +301,28 @@ func (a tiledWGMMAArgs) check() error {
 // wsWGMMA: ws_wgmma.cuh (sm_90a), warp-specialized: TMA loads into a ring
 // of shared-memory stages guarded by mbarriers, a producer warpgroup and one
 // or two wgmma consumer warpgroups, A's rows (tokens) on wgmma's 64-row
-// side; for M ≳ 256.
-var wsWGMMA = family{
-	name: "ws_wgmma", header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
-	depth: smemStages, sm90a: true, minBlocks: 1,
-	smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
-	maxSplitK: 16, indexBits: 64,
-	tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
-	// Measured 0.82–0.95 of the roofline at M ≥ 1024 on the H200
-	// (docs/perf/2026-12-01-h200-tma, v4); tile order as raster's.
-	model: model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup},
-}
+// side; for M ≳ 256. Measured 0.82–0.95 of the roofline at M ≥ 1024 on the
+// H200 (docs/perf/2026-12-01-h200-tma, v4); tile order as raster's.
+var wsWGMMA = wsFamily("ws_wgmma", model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup})
 
 // wsWGMMASwap: the same template with SWAP: the weights on wgmma's 64-row
 // side and the BM tokens on its N (16…256), for skinny M: each block streams
-// its BN weight rows once per token tile.
-var wsWGMMASwap = family{
-	name: "ws_wgmma_swap", header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
-	depth: smemStages, sm90a: true, minBlocks: 1,
-	smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
-	maxSplitK: 16, indexBits: 64,
-	tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
-	// Measured 0.55–0.86 of the read roofline at M = 32…256 on the H200
-	// (v4); tensor rate about 0.6 of the peak at M = 256.
-	model: model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1},
+// its BN weight rows once per token tile. Measured 0.55–0.86 of the read
+// roofline at M = 32…256 on the H200 (v4); tensor rate about 0.6 of the
+// peak at M = 256.
+var wsWGMMASwap = wsFamily("ws_wgmma_swap", model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1})
+
+// wsFamily is a family over ws_wgmma.cuh: TMA boxes of BM and BN rows,
+// split-K through the workspace, 64-bit offsets, one block per SM.
+func wsFamily(name string, m model) family {
+	return family{
+		name: name, header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
+		depth: smemStages, sm90a: true, minBlocks: 1,
+		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
+		maxSplitK: 16, indexBits: 64,
+		tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+		model:  m,
+	}
 }
 
 // wsSmemBytes: STAGES stages of KB boxes (64 elements of K) of A and B, and
