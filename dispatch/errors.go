@@ -12,7 +12,7 @@ import (
 var (
 	// ErrInvalidArgument: an argument (a Problem field, a device
 	// description, a nil pointer) broke a rule (see *ArgError).
-	ErrInvalidArgument = errors.New("gemmroute: invalid argument")
+	ErrInvalidArgument = kernels.ErrInvalidArgument
 	// ErrNoCUDA: the package was built with -tags nocuda; planning works, launching does not.
 	ErrNoCUDA = errors.New("gemmroute: built without CUDA (-tags nocuda): planning only; rebuild without the tag on a machine with CUDA headers and libcuda to launch kernels")
 	// ErrNoKernel: no kernel in the catalog passes the problem's constraints.

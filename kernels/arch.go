@@ -29,7 +29,7 @@ func ParseArch(s string) (Arch, error) {
 	t = strings.TrimSuffix(t, "a")
 	n, err := strconv.Atoi(t)
 	if err != nil || n < 50 || n > 200 {
-		return 0, fmt.Errorf("unknown arch %q: use sm_80, sm_86, sm_89 or sm_90", s)
+		return 0, fmt.Errorf("%w: unknown arch %q: use sm_80, sm_86, sm_89, sm_90 or sm_100", ErrInvalidArgument, s)
 	}
 	return Arch(n), nil
 }

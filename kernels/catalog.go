@@ -10,6 +10,11 @@ import (
 	"strings"
 )
 
+// ErrInvalidArgument: a value broke a rule (an unknown arch or dtype name
+// here; dispatch's *ArgError for problems). dispatch.ErrInvalidArgument is
+// the same error.
+var ErrInvalidArgument = errors.New("gemmroute: invalid argument")
+
 // ErrManifest: the kernel manifest is malformed. Every error ParseManifest
 // and NewCatalog return wraps it.
 var ErrManifest = errors.New("gemmroute: bad kernel manifest")

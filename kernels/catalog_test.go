@@ -161,3 +161,13 @@ func TestCatalogJITOnly(t *testing.T) {
 	assert.False(t, c.JITOnly(c.Kernel("k80"), SM80))
 	assert.False(t, c.JITOnly(c.Kernel("k80"), 100), "no image is native on sm_100: PTX it is")
 }
+
+// Unknown names are typed errors, as every gemmroute error is.
+func TestParseNamesTyped(t *testing.T) {
+	_, err := ParseArch("sm_5x")
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	assert.Contains(t, err.Error(), `unknown arch "sm_5x"`)
+	_, err = ParseDType("fp64")
+	require.ErrorIs(t, err, ErrInvalidArgument)
+	assert.Contains(t, err.Error(), `unknown dtype "fp64"`)
+}

@@ -53,7 +53,7 @@ func ParseDType(s string) (DType, error) {
 	case "f32", "fp32":
 		return F32, nil
 	}
-	return DTypeInvalid, fmt.Errorf("unknown dtype %q: use f16, bf16 or e4m3", s)
+	return DTypeInvalid, fmt.Errorf("%w: unknown dtype %q: use f16, bf16 or e4m3", ErrInvalidArgument, s)
 }
 
 // MarshalText writes the short name.
