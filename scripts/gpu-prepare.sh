@@ -9,6 +9,7 @@ mkdir -p .gpu
 go test -c -o .gpu/dispatch.test ./dispatch
 go build -o .gpu/autotune ./autotune
 go build -tags nocuda -o .gpu/gen ./kernels/internal/gen
-go build -o .gpu/linear ./examples/linear 2>/dev/null || true
+go build -o .gpu/linear ./examples/linear
+go build -o .gpu/quickstart ./examples/quickstart
 cp scripts/peer_cublas.py scripts/shapes-*.csv .gpu/
 ls -la .gpu
