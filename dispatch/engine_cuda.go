@@ -226,8 +226,8 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if pl.Level == LevelNoop || p.empty() {
 		return nil
 	}
-	if pl.Kernel == nil || pl.dims != [3]int{p.M, p.N, p.K} {
-		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, pl.dims[0], pl.dims[1], pl.dims[2], p.M, p.N, p.K)
+	if q := &pl.problem; pl.Kernel == nil || q.M != p.M || q.N != p.N || q.K != p.K {
+		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, q.M, q.N, q.K, p.M, p.N, p.K)
 	}
 	if rj := checkKernel(pl.Kernel, p, e.dev, pl.SplitK); !rj.ok() {
 		return fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, pl.Kernel.Name, rj.detail)

@@ -41,15 +41,17 @@ type Plan struct {
 	WorkspaceBytes int64               // fp32 partials needed when SplitK > 1
 	Level          Level               // which fallback level answered
 
-	dims        [3]int    // M, N, K of the problem planned
+	problem     Problem   // the problem planned
 	kPerSplit   int       // K elements per split
 	grid, block [3]uint32 // launch geometry of the main kernel
 	smemBytes   int       // dynamic shared memory of the main kernel
 	route       *route
+	planner     *Planner // that chose the route, for Explain; nil when forced
 }
 
-// geometry fills a Plan from a route and the live problem (no allocation).
-func geometry(p *Problem, r *route) Plan {
+// geometry fills a Plan from a route and the live problem (no allocation);
+// planner is the one that chose the route (nil for PlanKernel's).
+func geometry(p *Problem, r *route, planner *Planner) Plan {
 	k := r.kernel
 	s := r.splitK
 	kps := p.K
@@ -61,7 +63,7 @@ func geometry(p *Problem, r *route) Plan {
 	}
 	pl := Plan{
 		Kernel: k, SplitK: s, kPerSplit: kps, smemBytes: k.SmemBytes, Level: r.level,
-		dims: [3]int{p.M, p.N, p.K}, route: r,
+		problem: *p, route: r, planner: planner,
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
@@ -85,7 +87,7 @@ func (pl Plan) Bucket() string {
 // rejected, grouped by the rule they break with counts and examples.
 func (pl Plan) Explain() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.dims[0], pl.dims[1], pl.dims[2])
+	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.problem.M, pl.problem.N, pl.problem.K)
 	if pl.Level == LevelNoop {
 		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
 		return b.String()
@@ -112,10 +114,13 @@ func (pl Plan) Explain() string {
 			fmt.Fprintf(&b, "runner-up: %s\n", r.runnerUp)
 		}
 	}
-	for _, n := range r.notes {
-		fmt.Fprintf(&b, "passed over: %s\n", n)
+	if pl.planner != nil { // what planning this very problem passed over
+		_, ex := pl.planner.route(&pl.problem, pl.planner.key(&pl.problem))
+		for _, n := range ex.notes {
+			fmt.Fprintf(&b, "passed over: %s\n", n)
+		}
+		writeRejections(&b, ex.rejected, ex.kernels)
 	}
-	writeRejections(&b, r.rejected, r.kernels)
 	return b.String()
 }
 

@@ -11,9 +11,12 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// route is the cached, immutable outcome of planning one route key.
+// route is the decision of planning one problem, the same for every M of
+// its route key when the planner caches it (see Planner.Plan); immutable.
+// What depends on the exact problem (the levels passed over, the
+// rejections) is an explanation, made again for Explain and ErrNoKernel.
 type route struct {
-	kernel     *kernels.KernelSpec
+	kernel     *kernels.KernelSpec // nil: no kernel fits
 	splitK     int
 	level      Level
 	bucket     string // e.g. "[17, 64]" or "M class (16, 32]"
@@ -21,10 +24,21 @@ type route struct {
 	runnerUp   string
 	estimateUS float64
 	runnerUS   float64
-	notes      []string
-	rejected   []rejection
-	kernels    int // in the catalog, of which rejected were left out
 }
+
+// explanation is what planning one exact problem passed over: the table
+// levels that did not answer and the kernels the constraints rejected.
+type explanation struct {
+	notes    []string
+	rejected []rejection
+	kernels  int // in the catalog, of which rejected were left out
+}
+
+// maxRoutes bounds the route cache: once it holds that many keys, a new key
+// is planned without being cached (the plans are the same, only slower and
+// allocating), so that a stream of distinct shapes cannot grow it without
+// bound.
+const maxRoutes = 4096
 
 // routeKey holds everything planning depends on besides the catalog, table
 // and device: equal keys get equal routes.
@@ -38,10 +52,15 @@ type routeKey struct {
 	big            bool // ≥ 2^31 elements
 }
 
-// Planner chooses kernels. It is safe for concurrent use; routes are cached
-// per key (dtypes, N, K, M's power-of-two class, alignment classes) so that a
-// repeated shape plans without allocating. The first call of a new key plans
-// from scratch and grows the cache: warm the shapes up before capturing.
+// Planner chooses kernels. It is safe for concurrent use. A plan depends
+// only on the problem, the catalog, the table and the device, never on the
+// calls before it. Routes are cached per key (dtypes, N, K, M's power-of-two
+// class, alignment classes) so that a repeated shape plans without
+// allocating; a key is cached only when its decision holds for every M of
+// the class (some constraints depend on the exact M: the grid's M-tile
+// limit, the split-K workspace cap), else each problem of it is planned
+// afresh. The first call of a new key plans from scratch and grows the
+// cache, up to maxRoutes (4096) keys: warm the shapes up before capturing.
 type Planner struct {
 	cat   *kernels.Catalog
 	table *Table
@@ -107,34 +126,59 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	}
 	key := pl.key(p)
 	pl.mu.RLock()
-	r := pl.cache[key]
+	r, cached := pl.cache[key]
 	pl.mu.RUnlock()
-	if r != nil && r.kernel != nil && !checkKernel(r.kernel, p, pl.dev, r.splitK).ok() {
-		// A constraint that depends on the exact M (the grid limit): plan this one uncached.
-		return pl.planUncached(p, key)
-	}
-	if r == nil {
-		r = pl.route(p, key)
-		pl.mu.Lock()
-		pl.cache[key] = r
-		pl.mu.Unlock()
+	if !cached {
+		r = pl.classRoute(p, key)
+		if r == nil { // the decision changes within M's class: this M alone
+			r, _ = pl.route(p, key)
+		}
 	}
 	if r.kernel == nil {
-		return Plan{}, pl.noKernelError(p, r)
+		return Plan{}, pl.noKernelError(p)
 	}
-	return geometry(p, r), nil
+	return geometry(p, r, pl), nil
+}
+
+// classRoute plans p's key at the lowest and the highest M of its class and,
+// when both get the same decision, caches and returns it (room permitting);
+// else it returns nil. One decision at both ends is the decision for every M
+// between them: table buckets are intervals of M, every constraint that
+// depends on M (grid tiles, workspace, index width) holds for all M up to a
+// limit, and the heuristic estimates every M of a class at the class's top.
+// (A kernel that fits the top fits every M below it; the heuristic's best and
+// runner-up over the larger set of the bottom stay best and runner-up over
+// any set between.)
+func (pl *Planner) classRoute(p *Problem, key routeKey) *route {
+	lo, hi := *p, *p
+	lo.M, hi.M = mClassRange(key.mClass)
+	rlo, _ := pl.route(&lo, key)
+	rhi, _ := pl.route(&hi, key)
+	if *rlo != *rhi {
+		return nil
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if r, ok := pl.cache[key]; ok { // another goroutine was first
+		return r
+	}
+	if len(pl.cache) < maxRoutes {
+		pl.cache[key] = rlo
+	}
+	return rlo
+}
+
+// mClassRange is the range of M of a route key's M class: [1, 1] for class
+// 0, else (2^(c-1), 2^c].
+func mClassRange(class uint8) (lo, hi int) {
+	if class == 0 {
+		return 1, 1
+	}
+	return 1<<class/2 + 1, 1 << class
 }
 
 // noop is the plan of an empty problem: nothing to launch.
-func noop(p *Problem) Plan { return Plan{Level: LevelNoop, SplitK: 1, dims: [3]int{p.M, p.N, p.K}} }
-
-func (pl *Planner) planUncached(p *Problem, key routeKey) (Plan, error) {
-	r := pl.route(p, key)
-	if r.kernel == nil {
-		return Plan{}, pl.noKernelError(p, r)
-	}
-	return geometry(p, r), nil
-}
+func noop(p *Problem) Plan { return Plan{Level: LevelNoop, SplitK: 1, problem: *p} }
 
 // PlanKernel plans p on the named kernel with the given split-K factor,
 // bypassing the table; it fails when the kernel breaks a constraint.
@@ -152,18 +196,19 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
 		return Plan{}, fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, name, rj.detail)
 	}
-	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}), nil
+	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}, nil), nil
 }
 
-// noKernelError says why no kernel fits: the rejections grouped by rule.
-func (pl *Planner) noKernelError(p *Problem, r *route) error {
+// noKernelError says why no kernel fits p: the rejections grouped by rule.
+func (pl *Planner) noKernelError(p *Problem) error {
+	_, ex := pl.route(p, pl.key(p))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d on %s", p.In, p.Out, p.M, p.N, p.K, pl.dev.Arch)
 	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
 		b.WriteString(": e4m3 needs sm_89 or newer")
 	}
 	b.WriteString("\n")
-	writeRejections(&b, r.rejected, r.kernels)
+	writeRejections(&b, ex.rejected, ex.kernels)
 	return fmt.Errorf("%w: %s", ErrNoKernel, strings.TrimSuffix(b.String(), "\n"))
 }
 
@@ -192,40 +237,41 @@ func entrySource(e *Entry, prov Provenance) string {
 	return "the analytic model's choice for " + dev + date + ", not measured"
 }
 
-// route plans a key from scratch (cache miss): table levels, then heuristic.
-func (pl *Planner) route(p *Problem, key routeKey) *route {
-	r := &route{}
+// route plans p from scratch, uncached: table levels, then heuristic; the
+// explanation says what it passed over.
+func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
+	r, ex := &route{}, explanation{}
 	exact, def := pl.table.Find(pl.dev.Arch, p.In, p.Out, p.N, p.K)
 	for _, lv := range []struct {
 		e     *Entry
 		level Level
 	}{{exact, LevelExact}, {def, LevelDefault}} {
 		if lv.e == nil {
-			r.notes = append(r.notes, fmt.Sprintf("%s: none in the table for %s %s→%s N=%d K=%d", lv.level, pl.dev.Arch, p.In, p.Out, p.N, p.K))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: none in the table for %s %s→%s N=%d K=%d", lv.level, pl.dev.Arch, p.In, p.Out, p.N, p.K))
 			continue
 		}
 		b := lv.e.Bucket(p.M)
 		if b == nil {
-			r.notes = append(r.notes, fmt.Sprintf("%s: no bucket holds M=%d", lv.level, p.M))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: no bucket holds M=%d", lv.level, p.M))
 			continue
 		}
 		k := pl.cat.Kernel(b.Kernel)
 		if k == nil {
-			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
 			continue
 		}
 		if rj := checkKernel(k, p, pl.dev, max(b.SplitK, 1)); !rj.ok() {
-			r.notes = append(r.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, rj.detail))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, rj.detail))
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
 		r.source = entrySource(lv.e, pl.table.Provenance)
 		survivors, rejected := filter(pl.cat, p, pl.dev)
-		r.rejected, r.kernels = rejected, len(survivors)+len(rejected)
-		return r
+		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
+		return r, ex
 	}
-	pl.heuristic(p, key, r)
-	return r
+	pl.heuristic(p, key, r, &ex)
+	return r, ex
 }
 
 // splitChoices are the split-K factors the heuristic considers.
@@ -233,15 +279,12 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 
 // heuristic picks, over the constraint survivors and their split-K factors,
 // the least estimated time at the top of p's power-of-two M class.
-func (pl *Planner) heuristic(p *Problem, key routeKey, r *route) {
+func (pl *Planner) heuristic(p *Problem, key routeKey, r *route, ex *explanation) {
 	survivors, rejected := filter(pl.cat, p, pl.dev)
-	r.rejected, r.kernels = rejected, len(survivors)+len(rejected)
+	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
-	rep.M = 1 << key.mClass
-	lo := 1<<key.mClass/2 + 1
-	if key.mClass == 0 {
-		lo = 1
-	}
+	var lo int
+	lo, rep.M = mClassRange(key.mClass)
 	r.bucket = fmt.Sprintf("M class [%d, %d]", lo, rep.M)
 	best, second := math.Inf(1), math.Inf(1)
 	for _, k := range survivors {

@@ -214,7 +214,7 @@ func TestPlanGeometry(t *testing.T) {
 	assert.Equal(t, [3]uint32{256, 1, 1}, out.block)
 	assert.Equal(t, int64(4*8*4096*4), out.WorkspaceBytes)
 	assert.Equal(t, out.Kernel.SmemBytes, out.smemBytes)
-	assert.Equal(t, [3]int{8, 4096, 4096}, out.dims)
+	assert.Equal(t, [3]int{8, 4096, 4096}, [3]int{out.problem.M, out.problem.N, out.problem.K})
 }
 
 func TestPlanErrors(t *testing.T) {
