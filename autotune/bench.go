@@ -37,6 +37,12 @@ ours. It needs a GPU (device 0).`,
 			if *shapesPath == "" {
 				return std.usageErr("bench", "-shapes is required")
 			}
+			if *reps < 1 || *reps > 1_000_000 {
+				return std.usageErr("bench", "-reps %d: want 1 to 1000000", *reps)
+			}
+			if err := roof.check(); err != nil {
+				return std.exit("bench", err)
+			}
 			shapes, err := tuning.ReadShapes(*shapesPath)
 			if err != nil {
 				return std.fail(err)

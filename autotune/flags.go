@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gemmroute/gemmroute/autotune/report"
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -34,8 +35,8 @@ func (w *weightFlags) weights() ([]tuning.Weight, error) {
 	if (w.model == "") == (w.shapes == "") {
 		return nil, usageError{errors.New("give one of -model and -shapes")}
 	}
-	if w.maxM < 1 || w.maxM&(w.maxM-1) != 0 {
-		return nil, usageError{errors.New("-max-m " + strconv.Itoa(w.maxM) + " is not a power of two")}
+	if w.maxM < 1 || w.maxM > tuning.MaxDim || w.maxM&(w.maxM-1) != 0 {
+		return nil, usageError{errors.New("-max-m " + strconv.Itoa(w.maxM) + " is not a power of two up to 2^31 (2147483648)")}
 	}
 	dtypes, err := tuning.ParseDTypes(w.dtypes)
 	if err != nil {
@@ -140,6 +141,22 @@ type rooflineFlags struct{ readBW, peak float64 }
 func (r *rooflineFlags) register(fs *flag.FlagSet, whose string) {
 	fs.Float64Var(&r.readBW, "read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: "+whose+")")
 	fs.Float64Var(&r.peak, "peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: "+whose+")")
+}
+
+// check returns a usageError for a flag that is neither 0 (the default)
+// nor a rate report accepts.
+func (r *rooflineFlags) check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"-read-bw", r.readBW}, {"-peak", r.peak}} {
+		if f.v != 0 {
+			if err := report.CheckRate(f.name, f.v); err != nil {
+				return usageError{fmt.Errorf("%w (0: the default)", err)}
+			}
+		}
+	}
+	return nil
 }
 
 // of returns the bandwidth and rate, dev's where a flag was left 0.

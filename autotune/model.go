@@ -27,8 +27,8 @@ at hand can measure. It works in any build.`,
 		out := fs.String("out", "", "write the base table with the model's choices merged in as heuristic entries")
 		force := fs.Bool("force", false, "with -out: let the model's choices replace measured entries too")
 		return func(std *stdio, _ []string) int {
-			if *devices < 1 {
-				return std.usageErr("model", "-devices %d: want at least 1", *devices)
+			if *devices < 1 || *devices > 1024 {
+				return std.usageErr("model", "-devices %d: want 1 to 1024", *devices)
 			}
 			cfg, base, err := c.config()
 			if err != nil {

@@ -28,6 +28,9 @@ the same M.`,
 			if *benchPath == "" || *outDir == "" {
 				return std.usageErr("report", "-bench and -out are required")
 			}
+			if err := roof.check(); err != nil {
+				return std.exit("report", err)
+			}
 			rows, err := report.ReadBench(*benchPath)
 			if err != nil {
 				return std.fail(err)

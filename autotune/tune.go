@@ -45,6 +45,9 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if f.out == "" {
 				return std.usageErr("tune", "-out is required")
 			}
+			if err := f.rooflineFlags.check(); err != nil {
+				return std.exit("tune", err)
+			}
 			ords, err := parseInts(f.devices)
 			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) {
 				return std.usageErr("tune", "-devices %q: want GPU ordinals such as 0,1", f.devices)

@@ -204,6 +204,9 @@ func GeometricBuckets(maxM int) []Bucket {
 	for hi := 1; hi <= maxM; hi *= 2 {
 		out = append(out, Bucket{MinM: lo, MaxM: hi})
 		lo = hi + 1
+		if hi > maxM/2 { // the last edge: doubling again could overflow
+			break
+		}
 	}
 	return append(out, Bucket{MinM: lo})
 }

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,6 +83,10 @@ func TestGeometricBuckets(t *testing.T) {
 	assert.Equal(t, []Bucket{{MinM: 1, MaxM: 1}, {MinM: 2, MaxM: 2}, {MinM: 3, MaxM: 4}, {MinM: 5, MaxM: 8}, {MinM: 9, MaxM: 16}, {MinM: 17}},
 		GeometricBuckets(16))
 	assert.Len(t, GeometricBuckets(8192), 15)
+	// The largest powers of two end (doubling past 2^62 once overflowed and never stopped).
+	assert.Equal(t, Bucket{MinM: 1<<62 + 1}, GeometricBuckets(1 << 62)[63])
+	assert.Len(t, GeometricBuckets(1<<62), 64)
+	assert.Equal(t, GeometricBuckets(1<<62), GeometricBuckets(math.MaxInt), "not a power of two: the edges below it")
 	// The scheme is one the loader accepts.
 	bs := GeometricBuckets(64)
 	for i := range bs {

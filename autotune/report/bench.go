@@ -92,16 +92,14 @@ func ReadBench(path string) ([]BenchRow, error) {
 	}
 	var out []BenchRow
 	for r := range f.Rows() {
-		x := BenchRow{Shape: tuning.Shape{Name: r.Raw("name"), M: r.Int("M"), N: r.Int("N"), K: r.Int("K"), DType: dispatch.BF16},
-			Kernel: r.Raw("kernel"), SplitK: r.Int("split_k"), Level: r.Str("level"),
-			GraphUS: r.Float("graph_us"), GraphP90: r.Float("graph_p90_us"), EventsUS: r.Float("events_us"),
-			FloorUS: r.Float("floor_us"), PeerUS: r.Float("cublas_graph_us")}
+		m, n, k := dims(r)
+		x := BenchRow{Shape: tuning.Shape{Name: r.Raw("name"), M: m, N: n, K: k, DType: dispatch.BF16},
+			Kernel: r.Raw("kernel"), SplitK: r.IntIn("split_k", 1, maxSplitK), Level: r.Str("level"),
+			GraphUS: timeUS(r, "graph_us", false), GraphP90: timeUS(r, "graph_p90_us", true), EventsUS: timeUS(r, "events_us", true),
+			FloorUS: timeUS(r, "floor_us", true), PeerUS: timeUS(r, "cublas_graph_us", true)}
 		if dt := r.Str("dtype"); dt != "" {
 			x.DType, err = kernels.ParseDType(dt)
 			r.Fail(err)
-		}
-		if x.GraphUS <= 0 || x.M < 1 || x.N < 1 || x.K < 1 {
-			r.Fail(fmt.Errorf("graph_us must be positive and M, N, K at least 1"))
 		}
 		if err := r.Err(); err != nil {
 			return nil, err
@@ -109,6 +107,50 @@ func ReadBench(path string) ([]BenchRow, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// Bounds on the numbers of the CSVs report reads: times per call in µs (a
+// nanosecond to 1000 s), split-K factors, and the roofline's rates per
+// second. Within them every plot and table is finite.
+const (
+	minUS, maxUS     = 1e-3, 1e9
+	maxSplitK        = 1024
+	minRate, maxRate = 1e6, 1e18
+)
+
+// dims reads a row's M, N and K: each 1 to 2^31 (tuning.MaxDim).
+func dims(r *fileio.Row) (m, n, k int) {
+	return r.IntIn("M", 1, tuning.MaxDim), r.IntIn("N", 1, tuning.MaxDim), r.IntIn("K", 1, tuning.MaxDim)
+}
+
+// timeUS reads a time per call, µs, within [minUS, maxUS]; optional ones
+// may be 0 (not measured).
+func timeUS(r *fileio.Row, column string, optional bool) float64 {
+	v := r.Float(column)
+	switch {
+	case !optional && !(v >= minUS && v <= maxUS):
+		r.Fail(fmt.Errorf("%s must be positive, a time of %g to %g µs (is %g)", column, minUS, maxUS, v))
+	case optional && v != 0 && !(v >= minUS && v <= maxUS):
+		r.Fail(fmt.Errorf("%s must be 0 (not measured) or a time of %g to %g µs (is %g)", column, minUS, maxUS, v))
+	}
+	return v
+}
+
+// CheckRate returns an error naming what unless v is a rate per second a
+// roofline can be drawn with: finite, 1e6 to 1e18 (bytes/s or FLOP/s).
+func CheckRate(what string, v float64) error {
+	if !(v >= minRate && v <= maxRate) {
+		return fmt.Errorf("%s %g: want a rate of %g to %g per second", what, v, minRate, maxRate)
+	}
+	return nil
+}
+
+// checkRoofline checks a report's bandwidth and rate.
+func checkRoofline(readBW, peak float64) error {
+	if err := CheckRate("report: read bandwidth", readBW); err != nil {
+		return err
+	}
+	return CheckRate("report: peak rate", peak)
 }
 
 // csvBuilder collects CSV rows in memory for an atomic write.

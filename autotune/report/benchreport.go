@@ -34,10 +34,8 @@ func readSweep(path string) ([]sweepRow, error) {
 		if r.Str("check") != "ok" || r.Str("phase") == "events" {
 			continue
 		}
-		s := sweepRow{m: r.Int("M"), n: r.Int("N"), k: r.Int("K"), cand: tuning.Candidate{Kernel: r.Raw("kernel"), SplitK: r.Int("split_k")}, us: r.Float("graph_us")}
-		if s.us <= 0 {
-			r.Fail(fmt.Errorf("graph_us %v: want a positive time", s.us))
-		}
+		m, n, k := dims(r)
+		s := sweepRow{m: m, n: n, k: k, cand: tuning.Candidate{Kernel: r.Raw("kernel"), SplitK: r.IntIn("split_k", 1, maxSplitK)}, us: timeUS(r, "graph_us", false)}
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
@@ -96,6 +94,9 @@ type Bench struct {
 // Write writes dir/report.md and a roofline plot per shape name, and
 // returns how many plots it drew.
 func (b *Bench) Write(dir string) (plots int, err error) {
+	if err := checkRoofline(b.ReadBW, b.Peak); err != nil {
+		return 0, err
+	}
 	var losses []lossRow
 	if b.Sweep != "" {
 		sweep, err := readSweep(b.Sweep)

@@ -37,7 +37,8 @@ func ReadPeer(path string) (Peer, error) {
 			dt, err = kernels.ParseDType(s)
 			r.Fail(err)
 		}
-		key, t := peerKey(r.Raw("name"), r.Int("M"), r.Int("N"), r.Int("K"), dt), r.Float("graph_us")
+		m, n, k := dims(r)
+		key, t := peerKey(r.Raw("name"), m, n, k, dt), timeUS(r, "graph_us", false)
 		if err := r.Err(); err != nil {
 			return nil, err
 		}

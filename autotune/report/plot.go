@@ -26,6 +26,9 @@ type powersOfTwo struct{}
 
 // Ticks implements plot.Ticker.
 func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
+	if !finiteRange(lo, hi) {
+		return nil
+	}
 	var ts []plot.Tick
 	for v := 1.0; v <= hi*1.0001; v *= 2 {
 		if v >= lo*0.9999 {
@@ -40,6 +43,9 @@ type oneTwoFive struct{}
 
 // Ticks implements plot.Ticker.
 func (oneTwoFive) Ticks(lo, hi float64) []plot.Tick {
+	if !finiteRange(lo, hi) {
+		return nil
+	}
 	var ts []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		for _, f := range []float64{1, 2, 5} {
@@ -49,6 +55,12 @@ func (oneTwoFive) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// finiteRange reports whether [lo, hi] is a range a log axis can tick:
+// positive and finite (the tick loops end).
+func finiteRange(lo, hi float64) bool {
+	return lo > 0 && hi >= lo && hi <= math.MaxFloat64
 }
 
 // rooflinePlot draws achieved TFLOP/s against M for gemmroute and cuBLAS

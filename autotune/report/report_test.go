@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,4 +124,21 @@ func TestNotesFlagNoisyTimings(t *testing.T) {
 	(&Tune{Result: res}).Notes(&md)
 	assert.Contains(t, md.String(), "t90_mma split-K 4`: median")
 	assert.Contains(t, md.String(), "- `t90_wrong split-K 1`, at ")
+}
+
+// A report's rates must be positive and finite (a negative peak panicked in
+// the plotting library, a tiny bandwidth drew ticks until out of memory);
+// the tickers themselves end on any range.
+func TestReportRefusesBadRates(t *testing.T) {
+	rows := []BenchRow{{Shape: tuning.Shape{Name: "x", M: 1, N: 64, K: 64, DType: dispatch.BF16}, Kernel: "k", SplitK: 1, GraphUS: 3}}
+	for _, rates := range [][2]float64{{4e12, -1}, {1e-300, 1e15}, {math.NaN(), 1e15}, {4e12, math.Inf(1)}, {0, 1e15}} {
+		_, err := (&Bench{Title: "t", Rows: rows, ReadBW: rates[0], Peak: rates[1]}).Write(t.TempDir())
+		assert.ErrorContains(t, err, "want a rate", "%v", rates)
+		assert.ErrorContains(t, (&Tune{Result: &tuning.Result{}, ReadBW: rates[0], Peak: rates[1]}).Write(t.TempDir()), "want a rate", "%v", rates)
+	}
+	for _, r := range [][2]float64{{0, 1}, {-1, 1}, {1, math.Inf(1)}, {math.NaN(), 1}, {1, math.NaN()}, {2, 1}} {
+		assert.Empty(t, powersOfTwo{}.Ticks(r[0], r[1]), "%v", r)
+		assert.Empty(t, oneTwoFive{}.Ticks(r[0], r[1]), "%v", r)
+	}
+	assert.NotEmpty(t, oneTwoFive{}.Ticks(1e-300, 1e300), "a huge but finite range ticks")
 }

@@ -28,6 +28,9 @@ type Tune struct {
 
 // Write writes the report into dir.
 func (r *Tune) Write(dir string) error {
+	if err := checkRoofline(r.ReadBW, r.Peak); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

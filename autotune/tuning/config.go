@@ -10,6 +10,7 @@ package tuning
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -44,6 +45,18 @@ func DefaultConfig(cat *kernels.Catalog, weights []Weight) Config {
 		Prune: 4, ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05}
 }
 
+// MaxDim is the largest M, N or K a problem may have (dispatch.Problem's
+// bound), and so the largest MaxM and shape dimension the tuner takes.
+const MaxDim = 1 << 31
+
+// Bounds on a Config's counts and ratios: beyond them a run would not end
+// in any useful time, or the value is a typo.
+const (
+	maxReps   = 1_000_000
+	maxRatio  = 1e6
+	maxSplitK = 1024
+)
+
 // ConfigError names the Config field that broke a rule.
 type ConfigError struct {
 	Field string // e.g. "MaxM"
@@ -66,16 +79,16 @@ func (c *Config) Validate() error {
 	}{
 		{c.Catalog == nil, "Catalog", nil, "a catalog: the kernels to tune"},
 		{len(c.Weights) == 0, "Weights", 0, "at least one weight"},
-		{c.MaxM < 1 || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two (the last bucket edge)"},
-		{len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 }), "Splits", c.Splits, "positive split-K factors such as 1,2,4,8"},
+		{c.MaxM < 1 || c.MaxM > MaxDim || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two up to 2^31 (the last bucket edge)"},
+		{len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 || s > maxSplitK }), "Splits", c.Splits, "positive split-K factors up to 1024, such as 1,2,4,8"},
 		{c.Workspace < 0, "Workspace", c.Workspace, "≥ 0 bytes"},
-		{c.Prune < 0, "Prune", c.Prune, "≥ 0 (0: time all)"},
-		{c.ScreenReps < 1, "ScreenReps", c.ScreenReps, "≥ 1"},
-		{c.Reps < 1, "Reps", c.Reps, "≥ 1"},
-		{c.EventCalls < 1, "EventCalls", c.EventCalls, "≥ 1"},
-		{c.Keep < 1, "Keep", c.Keep, "≥ 1 (a ratio to the fastest)"},
-		{c.Tie < 0, "Tie", c.Tie, "≥ 0 (a fraction)"},
-		{c.Noise < 0, "Noise", c.Noise, "≥ 0 (a fraction)"},
+		{!in(c.Prune, 0, maxRatio), "Prune", c.Prune, "≥ 0 and ≤ 1e6 (0: time all)"},
+		{c.ScreenReps < 1 || c.ScreenReps > maxReps, "ScreenReps", c.ScreenReps, "≥ 1 and ≤ 1000000"},
+		{c.Reps < 1 || c.Reps > maxReps, "Reps", c.Reps, "≥ 1 and ≤ 1000000"},
+		{c.EventCalls < 1 || c.EventCalls > maxReps, "EventCalls", c.EventCalls, "≥ 1 and ≤ 1000000"},
+		{!in(c.Keep, 1, maxRatio), "Keep", c.Keep, "≥ 1 and ≤ 1e6 (a ratio to the fastest)"},
+		{!in(c.Tie, 0, maxRatio), "Tie", c.Tie, "≥ 0 and ≤ 1e6 (a fraction)"},
+		{!in(c.Noise, 0, maxRatio), "Noise", c.Noise, "≥ 0 and ≤ 1e6 (a fraction)"},
 	} {
 		if r.bad {
 			return &ConfigError{r.field, r.value, r.rule}
@@ -83,3 +96,6 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// in reports whether x is a number in [lo, hi] (NaN is not).
+func in(x, lo, hi float64) bool { return x >= lo && x <= hi && !math.IsNaN(x) }

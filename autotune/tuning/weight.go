@@ -82,7 +82,7 @@ func ReadShapes(path string) ([]Shape, error) {
 	}
 	var out []Shape
 	for r := range f.Rows() {
-		s := Shape{Name: r.Raw("name"), M: r.Int("M"), N: r.Int("N"), K: r.Int("K"), DType: dispatch.BF16}
+		s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), DType: dispatch.BF16}
 		if dt := r.Str("dtype"); dt != "" {
 			s.DType, err = kernels.ParseDType(dt)
 			r.Fail(err)

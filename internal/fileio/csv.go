@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"iter"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -94,11 +95,24 @@ func (r *Row) Int(column string) int {
 	return v
 }
 
-// Float returns the column's field as a number.
+// IntIn returns the column's field as an integer in [lo, hi].
+func (r *Row) IntIn(column string, lo, hi int) int {
+	v, err := strconv.Atoi(r.Str(column))
+	switch {
+	case err != nil:
+		r.Fail(fmt.Errorf("%s %q is not a whole number", column, r.Str(column)))
+	case v < lo || v > hi:
+		r.Fail(fmt.Errorf("%s %d: want %d to %d", column, v, lo, hi))
+	}
+	return v
+}
+
+// Float returns the column's field as a finite number (NaN and infinities
+// are refused: no column of these files means them).
 func (r *Row) Float(column string) float64 {
 	v, err := strconv.ParseFloat(r.Str(column), 64)
-	if err != nil {
-		r.Fail(fmt.Errorf("%s %q is not a number", column, r.Str(column)))
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		r.Fail(fmt.Errorf("%s %q is not a finite number", column, r.Str(column)))
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,6 +36,32 @@ func TestReadCSV(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, nil, 0o644))
 	_, err = ReadCSV(path)
 	assert.ErrorContains(t, err, "empty")
+}
+
+// Float refuses NaN and infinities; IntIn names its bounds.
+func TestReadCSVNumbers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.csv")
+	require.NoError(t, os.WriteFile(path, []byte("v,n\nNaN,1\n+Inf,0\n-inf,5\n1e308,3\n"), 0o644))
+	c, err := ReadCSV(path, "v", "n")
+	require.NoError(t, err)
+	var errs []string
+	for r := range c.Rows() {
+		r.Float("v")
+		r.IntIn("n", 1, 4)
+		errs = append(errs, fmt.Sprint(r.Err()))
+	}
+	assert.Equal(t, []string{
+		path + `:2: v "NaN" is not a finite number`,
+		path + `:3: v "+Inf" is not a finite number`,
+		path + `:4: v "-inf" is not a finite number`,
+		"<nil>",
+	}, errs)
+	for r := range c.Rows() {
+		r.IntIn("n", 1, 4)
+		if r.Str("n") == "0" || r.Str("n") == "5" {
+			assert.ErrorContains(t, r.Err(), "n "+r.Str("n")+": want 1 to 4")
+		}
+	}
 }
 
 func TestWriteAtomic(t *testing.T) {
