@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // requireOneLine asserts a refused run: the exit code, and one line on
@@ -106,4 +109,22 @@ func TestExplainAbsurdManifest(t *testing.T) {
 		assert.Contains(t, errOut, "manifest", errOut)
 		assert.NotContains(t, errOut, "goroutine")
 	}
+}
+
+// Files read from disk are bounded: a table above 64 MiB, a manifest above
+// 16 MiB and a CSV above 64 MiB are refused in one line, without reading
+// them whole.
+func TestFileSizeLimits(t *testing.T) {
+	dir := t.TempDir()
+	big := func(name string, size int64) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(size)) // sparse: no disk used
+		require.NoError(t, f.Close())
+		return path
+	}
+	requireOneLine(t, 1, "big.yaml: more than the 64 MiB a table may have", "check", big("big.yaml", 64<<20+1))
+	requireOneLine(t, 1, "big.json: more than the 16 MiB a manifest may have", "check", "-manifest", big("big.json", 16<<20+1), "testdata/good.yaml")
+	requireOneLine(t, 1, "big.csv: more than the 64 MiB a CSV file may have", "report", "-bench", big("big.csv", 64<<20+1), "-out", dir)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gemmroute/gemmroute"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
@@ -22,7 +23,7 @@ func loadCatalog(path string) (*kernels.Catalog, error) {
 		}
 		path = filepath.Join(dir, "manifest.json")
 	}
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, kernels.MaxManifestBytes, "manifest")
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +39,7 @@ func loadTable(path string, cat *kernels.Catalog) (*dispatch.Table, error) {
 	if path == "" {
 		return dispatch.LoadTable(embeddedTableName, gemmroute.DefaultTable, cat)
 	}
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, dispatch.MaxTableBytes, "table")
 	if err != nil {
 		return nil, err
 	}

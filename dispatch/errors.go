@@ -3,6 +3,7 @@ package dispatch
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
@@ -88,16 +89,16 @@ func (e *TableError) Unwrap() error { return ErrTable }
 // TableErrors is every error found in one table, in line order.
 type TableErrors []*TableError
 
-// Error lists every error, one a line.
+// Error lists every error, one a line (in time linear in their number).
 func (es TableErrors) Error() string {
-	s := ""
+	var b strings.Builder
 	for i, e := range es {
 		if i > 0 {
-			s += "\n"
+			b.WriteByte('\n')
 		}
-		s += e.Error()
+		b.WriteString(e.Error())
 	}
-	return s
+	return b.String()
 }
 
 // Unwrap returns the individual errors.

@@ -19,11 +19,19 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// LoadTable parses and validates a bucket table (YAML). name is used in
-// error messages. With a non-nil catalog every named kernel must exist, run
-// on the entry's arch and compute the entry's dtypes. Every problem found is
-// returned as TableErrors, each with its line.
+// MaxTableBytes bounds the table LoadTable reads (the shipped buckets.yaml
+// is about 100 KB; a table for every weight of many models stays far below).
+const MaxTableBytes = 64 << 20
+
+// LoadTable parses and validates a bucket table (YAML) of at most
+// MaxTableBytes. name is used in error messages. With a non-nil catalog
+// every named kernel must exist, run on the entry's arch and compute the
+// entry's dtypes. Every problem found is returned as TableErrors, each with
+// its line.
 func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
+	if len(data) > MaxTableBytes {
+		return nil, TableErrors{{File: name, Msg: fmt.Sprintf("%d bytes, more than the %d MiB a table may have: is it a table?", len(data), MaxTableBytes>>20)}}
+	}
 	l := &loader{file: name, badLine: map[int]bool{}}
 	var t Table
 	if root := l.parse(data); root != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -323,4 +324,32 @@ func FuzzLoadTable(f *testing.F) {
 		}
 		requireRoundTrip(t, tab, nil)
 	})
+}
+
+// TableErrors' text takes time linear in the errors (it was quadratic: 100 000
+// bad entries took minutes), one a line in order.
+func TestTableErrorsTextLinear(t *testing.T) {
+	es := make(TableErrors, 100_000)
+	for i := range es {
+		es[i] = &TableError{File: "t.yaml", Line: i + 1, Msg: "unknown kernel \"nope\": list the catalog with autotune explain"}
+	}
+	start := time.Now()
+	text := es.Error()
+	assert.Less(t, time.Since(start), 5*time.Second, "quadratic error text")
+	lines := strings.Split(text, "\n")
+	require.Len(t, lines, len(es))
+	assert.Equal(t, es[0].Error(), lines[0])
+	assert.Equal(t, `t.yaml:100000: unknown kernel "nope": list the catalog with autotune explain`, lines[len(lines)-1])
+	assert.Equal(t, "t.yaml: whole", TableErrors{{File: "t.yaml", Msg: "whole"}}.Error())
+}
+
+// A table above MaxTableBytes is refused before it is parsed.
+func TestLoadTableSizeLimit(t *testing.T) {
+	data := make([]byte, MaxTableBytes+1)
+	for i := range data {
+		data[i] = '\n'
+	}
+	_, err := LoadTable("big.yaml", data, nil)
+	require.ErrorIs(t, err, ErrTable)
+	assert.EqualError(t, err, "big.yaml: 67108865 bytes, more than the 64 MiB a table may have: is it a table?")
 }

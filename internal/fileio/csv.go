@@ -4,11 +4,11 @@
 package fileio
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"iter"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -20,14 +20,17 @@ type CSV struct {
 	col  map[string]int
 }
 
-// ReadCSV reads path; every column named in need must be in its header.
+// MaxCSVBytes bounds the CSV files ReadCSV reads.
+const MaxCSVBytes = 64 << 20
+
+// ReadCSV reads path (at most MaxCSVBytes); every column named in need must
+// be in its header.
 func ReadCSV(path string, need ...string) (*CSV, error) {
-	f, err := os.Open(path)
+	data, err := ReadFile(path, MaxCSVBytes, "CSV file")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	all, err := csv.NewReader(f).ReadAll()
+	all, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
