@@ -26,6 +26,14 @@ type Options struct {
 	JITImages bool
 }
 
+// check returns an *ArgError for the first option Open cannot use.
+func (o *Options) check() error {
+	if o.WorkspaceBytes < 0 {
+		return &ArgError{Field: "Options.WorkspaceBytes", Value: o.WorkspaceBytes, Rule: "must not be negative (0: DefaultWorkspaceBytes)"}
+	}
+	return nil
+}
+
 // DefaultWorkspaceBytes is the split-K workspace per stream when Options
 // leave it 0, and the most a plan may need then.
 const DefaultWorkspaceBytes = 32 << 20

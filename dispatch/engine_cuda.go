@@ -60,6 +60,9 @@ func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
 // Options.JITImages) and resolves each kernel once. Split-K workspace is
 // reserved per stream later, on first need.
 func Open(device int, opts Options) (*Engine, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	ctx, err := cuda.Open(device)
 	if err != nil {
 		return nil, cudaErr(err)

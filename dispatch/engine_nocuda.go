@@ -6,8 +6,14 @@ package dispatch
 // Open returns ErrNoCUDA; use NewPlanner to plan without a GPU.
 type Engine struct{}
 
-// Open returns ErrNoCUDA in a nocuda build.
-func Open(device int, opts Options) (*Engine, error) { return nil, ErrNoCUDA }
+// Open returns an *ArgError for bad options (as the CUDA build does), else
+// ErrNoCUDA in a nocuda build.
+func Open(device int, opts Options) (*Engine, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	return nil, ErrNoCUDA
+}
 
 // GEMM returns ErrNoCUDA in a nocuda build.
 func (e *Engine) GEMM(p *Problem, s Stream) error { return ErrNoCUDA }

@@ -54,6 +54,16 @@ func TestPlannerMisuse(t *testing.T) {
 	assert.Equal(t, "Problem", ae.Field)
 }
 
+// A negative Options.WorkspaceBytes is refused by Open in both builds,
+// before any device is touched.
+func TestOpenRefusesNegativeWorkspace(t *testing.T) {
+	_, err := Open(0, Options{WorkspaceBytes: -1})
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.Equal(t, "Options.WorkspaceBytes", ae.Field)
+}
+
 func TestLevelString(t *testing.T) {
 	assert.Equal(t, "heuristic", LevelHeuristic.String())
 	assert.Equal(t, "forced", LevelForced.String())

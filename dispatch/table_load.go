@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -52,14 +53,63 @@ func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 	return &t, nil
 }
 
+// copyTexts returns a copy of t that Marshal may edit (entries and buckets
+// copied) and pointers to each of its text fields.
+func (t *Table) copyTexts() (*Table, []*string) {
+	c := *t
+	p := &c.Provenance
+	texts := []*string{&p.Source, &p.Device, &p.Arch, &p.Driver, &p.KernelSetHash, &p.Date, &p.Method}
+	c.Entries = slices.Clone(t.Entries)
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		e.Buckets = slices.Clone(e.Buckets)
+		texts = append(texts, &e.Layout, &e.Source, &e.Device, &e.Date)
+		for j := range e.Buckets {
+			texts = append(texts, &e.Buckets[j].Kernel, &e.Buckets[j].RunnerUp)
+		}
+	}
+	return &c, texts
+}
+
+// restoreQuoted puts back the texts Marshal replaced by placeholders, each
+// double-quoted.
+func restoreQuoted(n *yaml.Node, quoted map[string]string) {
+	if text, ok := quoted[n.Value]; ok && n.Kind == yaml.ScalarNode {
+		n.Value, n.Style = text, yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		restoreQuoted(c, quoted)
+	}
+}
+
 // Marshal writes the table as canonical YAML (indent 2, fields in struct
 // order, times_us keys sorted): LoadTable(Marshal(t)) gives t back, and
 // marshalling that again gives the same bytes.
+//
+// Text with control characters (newlines, tabs) is written double-quoted
+// with escapes: yaml.v3's block style loses leading newlines and cannot
+// start with a tab.
 func (t *Table) Marshal() ([]byte, error) {
+	c, texts := t.copyTexts()
+	quoted := map[string]string{} // placeholder → text
+	for _, p := range texts {
+		if strings.ContainsFunc(*p, unicode.IsControl) {
+			key := fmt.Sprintf("\uE000text-%d", len(quoted))
+			for slices.ContainsFunc(texts, func(q *string) bool { return *q == key }) {
+				key += "\uE000"
+			}
+			quoted[key], *p = *p, key
+		}
+	}
+	var root yaml.Node
+	if err := root.Encode(c); err != nil {
+		return nil, err
+	}
+	restoreQuoted(&root, quoted)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	err := enc.Encode(t)
+	err := enc.Encode(&root)
 	if err == nil {
 		err = enc.Close()
 	}
@@ -398,6 +448,10 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 		l.errorf(at(m, "n"), "n is %d: it must be positive: %s", e.N, shapes)
 	case e.K < 0:
 		l.errorf(at(m, "k"), "k is %d: it must be positive: %s", e.K, shapes)
+	case e.N > maxDim:
+		l.errorf(at(m, "n"), "n is %d: above 2^31, the largest dimension a problem may have", e.N)
+	case e.K > maxDim:
+		l.errorf(at(m, "k"), "k is %d: above 2^31, the largest dimension a problem may have", e.K)
 	case e.N == 0 && e.K != 0:
 		l.errorf(at(m, "k"), "only k is set: %s", shapes)
 	case e.N != 0 && e.K == 0:
@@ -478,8 +532,8 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 			break
 		}
 	}
-	if math.IsNaN(b.MarginPct) || math.IsInf(b.MarginPct, 0) {
-		l.errorf(at(m, "margin_pct"), "margin_pct is %g: write a finite percentage", b.MarginPct)
+	if math.IsNaN(b.MarginPct) || math.IsInf(b.MarginPct, 0) || b.MarginPct < 0 {
+		l.errorf(at(m, "margin_pct"), "margin_pct is %g: write a finite percentage, not negative (the runner-up's slowdown over the choice)", b.MarginPct)
 	}
 	if b.Kernel == "" {
 		l.need(m, "kernel", "name the kernel that runs this bucket")
