@@ -12,7 +12,6 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/fileio"
-	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Work is a GEMM's multiply-add flops and the bytes it must move at least
@@ -92,15 +91,10 @@ func ReadBench(path string) ([]BenchRow, error) {
 	}
 	var out []BenchRow
 	for r := range f.Rows() {
-		m, n, k := dims(r)
-		x := BenchRow{Shape: tuning.Shape{Name: r.Raw("name"), M: m, N: n, K: k, DType: dispatch.BF16},
+		x := BenchRow{Shape: tuning.ShapeOf(r),
 			Kernel: r.Raw("kernel"), SplitK: r.IntIn("split_k", 1, maxSplitK), Level: r.Str("level"),
 			GraphUS: timeUS(r, "graph_us", false), GraphP90: timeUS(r, "graph_p90_us", true), EventsUS: timeUS(r, "events_us", true),
 			FloorUS: timeUS(r, "floor_us", true), PeerUS: timeUS(r, "cublas_graph_us", true)}
-		if dt := r.Str("dtype"); dt != "" {
-			x.DType, err = kernels.ParseDType(dt)
-			r.Fail(err)
-		}
 		if err := r.Err(); err != nil {
 			return nil, err
 		}

@@ -82,17 +82,26 @@ func ReadShapes(path string) ([]Shape, error) {
 	}
 	var out []Shape
 	for r := range f.Rows() {
-		s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), DType: dispatch.BF16}
-		if dt := r.Str("dtype"); dt != "" {
-			s.DType, err = kernels.ParseDType(dt)
-			r.Fail(err)
-		}
+		s := ShapeOf(r)
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// ShapeOf reads a shape from a CSV row's name, M, N, K (each in [1, MaxDim])
+// and optional dtype (bf16 when absent) columns; what is wrong stays on the
+// row (r.Err).
+func ShapeOf(r *fileio.Row) Shape {
+	s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), DType: dispatch.BF16}
+	if dt := r.Str("dtype"); dt != "" {
+		var err error
+		s.DType, err = kernels.ParseDType(dt)
+		r.Fail(err)
+	}
+	return s
 }
 
 // WeightsFromShapes returns the distinct weights of shapes (their M is
