@@ -384,6 +384,9 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 	l.whole(prov, "sms")
 	_, list := field(root, "entries")
 	nodes := decoded(list)
+	if !l.aligned(list, len(nodes), len(t.Entries)) {
+		return
+	}
 	seen := map[EntryKey]int{}
 	for i := range t.Entries {
 		e, m := &t.Entries[i], nodes[i]
@@ -465,11 +468,32 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 	l.whole(m, "n", "k")
 	_, list := field(m, "buckets")
 	nodes := decoded(list)
+	if !l.aligned(list, len(nodes), len(e.Buckets)) {
+		return
+	}
 	for j := range e.Buckets {
 		if !l.bad(nodes[j]) {
 			l.checkBucket(e, nodes, j, cat)
 		}
 	}
+}
+
+// aligned reports whether a list's decoded items match its nodes one to
+// one. yaml.v3 drops an item it could not decode (its error is already
+// reported); then the semantic checks cannot tell which node is which item
+// and are skipped for that list.
+func (l *loader) aligned(list *yaml.Node, nodes, items int) bool {
+	if nodes == items {
+		return true
+	}
+	if len(l.errs) == 0 {
+		line := 0
+		if list != nil {
+			line = list.Line
+		}
+		l.errorf(line, "an item of this list could not be decoded: fix its keys and values")
+	}
+	return false
 }
 
 // decoded lists the items of a sequence that yaml.v3 decoded into a slice
