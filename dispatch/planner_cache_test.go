@@ -96,12 +96,8 @@ func historyProblem(rng *rand.Rand) Problem {
 // (kernel, split-K, level, bucket, Explain's text, error) is the one a fresh
 // planner gives, on devices with and without small workspace caps.
 func TestPlanAgreesWithFreshPlanner(t *testing.T) {
-	cat, tab := testCatalog(t), testTable()
 	devices := []DeviceInfo{A100, H200, smallWorkspace(H200, 1<<20), smallWorkspace(H200, 600_000), smallWorkspace(A100, 1<<16)}
-	shared := make([]*Planner, len(devices))
-	for i, d := range devices {
-		shared[i] = NewPlanner(cat, tab, d)
-	}
+	shared := testPlanners(t, devices)
 	rng := rand.New(rand.NewPCG(12, 5))
 	n := 3000
 	if testing.Short() {

@@ -8,11 +8,7 @@ import "testing"
 // Planners persist across inputs, so cached routes meet problems other than
 // the ones that made them.
 func FuzzPlan(f *testing.F) {
-	cat, tab := testCatalog(f), testTable()
-	planners := make([]*Planner, len(testDevices))
-	for i, d := range testDevices {
-		planners[i] = NewPlanner(cat, tab, d)
-	}
+	planners := testPlanners(f, testDevices)
 	f.Add(int64(1), int64(4096), int64(4096), uint8(BF16), uint8(BF16), uint64(ptrA), uint64(ptrB), uint64(ptrD), uint16(0), uint16(0), uint16(0), uint8(3), float32(0))
 	f.Add(int64(64), int64(1024), int64(0), uint8(BF16), uint8(BF16), uint64(0), uint64(0), uint64(ptrD), uint16(0), uint16(0), uint16(0), uint8(2), float32(1))
 	f.Add(int64(3), int64(6144), int64(4095), uint8(F16), uint8(F16), uint64(ptrA+2), uint64(ptrB+8), uint64(ptrD), uint16(1), uint16(3), uint16(5), uint8(0), float32(0))

@@ -336,11 +336,7 @@ func randomProblem(rng *rand.Rand) Problem {
 // Property: over random problems, alignments, strides and devices, every
 // plan satisfies checkPlan, also when it comes from the route cache.
 func TestPlanProperty(t *testing.T) {
-	cat, tab := testCatalog(t), testTable()
-	planners := make([]*Planner, len(testDevices))
-	for i, d := range testDevices {
-		planners[i] = NewPlanner(cat, tab, d)
-	}
+	planners := testPlanners(t, testDevices)
 	rng := rand.New(rand.NewPCG(2, 3))
 	n := 20000
 	if testing.Short() {
@@ -414,4 +410,14 @@ func TestEstimateTinyKernel(t *testing.T) {
 	p := testProblem(3, 5, 7)
 	est := EstimateSeconds(k, &p, 1, H200)
 	assert.False(t, math.IsInf(est, 0) || math.IsNaN(est) || est <= 0, "estimate %g", est)
+}
+
+// testPlanners returns one planner over the test catalog and table per device.
+func testPlanners(t testing.TB, devices []DeviceInfo) []*Planner {
+	cat, tab := testCatalog(t), testTable()
+	out := make([]*Planner, len(devices))
+	for i, d := range devices {
+		out[i] = NewPlanner(cat, tab, d)
+	}
+	return out
 }
