@@ -67,6 +67,9 @@ type KernelSpec struct {
 	// 128-byte swizzle; see gemm_params.h); zero for other kernels. Such a
 	// kernel needs 16-byte aligned A and B and lda, ldb multiples of 16 bytes.
 	TMABox [2]int `json:"tma_box,omitempty"`
+	// Scalings are the e4m3 scaling modes the kernel applies (In = E4M3
+	// only; empty for 16-bit kernels).
+	Scalings []Scaling `json:"scalings,omitempty"`
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`
@@ -121,6 +124,9 @@ func (m *Model) check() string {
 // TMA reports whether the kernel loads through tensor maps that the launch
 // must encode into Params.
 func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
+
+// Takes reports whether the kernel applies e4m3 scaling mode s.
+func (k *KernelSpec) Takes(s Scaling) bool { return slices.Contains(k.Scalings, s) }
 
 // RunsOn reports whether the kernel has code for arch.
 func (k *KernelSpec) RunsOn(a Arch) bool {

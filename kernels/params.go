@@ -16,7 +16,22 @@ type Params struct {
 	// through the tensor memory accelerator (KernelSpec.TMABox set); the
 	// launch encodes them. Zero for other kernels.
 	TMAA, TMAB TensorMap
+	// ScaleA and ScaleB are the device addresses of the e4m3 scales and
+	// Scaling says how the kernel applies them (gemm_params.h's
+	// GR_SCALE_*: ScaleFolded, ScaleTensor, ScaleRow, ScaleBlock); zero for
+	// 16-bit inputs.
+	ScaleA, ScaleB uintptr
+	Scaling        int32
+	Pad2           [11]int32
 }
+
+// The values of Params.Scaling (gemm_params.h's GR_SCALE_*).
+const (
+	ScaleFolded int32 = iota // per-tensor scalars folded into Alpha
+	ScaleTensor              // *ScaleA · *ScaleB, device scalars
+	ScaleRow                 // ScaleA[m] · ScaleB[n]
+	ScaleBlock               // 1×128 blocks of A, 128×128 of B, per k-block
+)
 
 // TensorMap is the storage of one CUtensorMap (gr_tensor_map): 128 opaque
 // bytes the driver's cuTensorMapEncodeTiled fills.

@@ -19,6 +19,18 @@
  * elements of K by tma_box rows, the 128-byte swizzle, zero fill out of
  * bounds — and such kernels take this struct as a __grid_constant__. Other
  * kernels ignore them.
+ *
+ * scale_a, scale_b and scaling dequantise e4m3 inputs (16-bit kernels
+ * ignore them; scaling is then 0). The kernel multiplies its fp32
+ * accumulator by the scales before the epilogue (or before writing a split's
+ * partials), so alpha, beta and bias are applied to dequantised values:
+ *   GR_SCALE_FOLDED (0): per-tensor scalars, already folded into alpha;
+ *   GR_SCALE_TENSOR (1): scale_a[0] · scale_b[0] (device scalars);
+ *   GR_SCALE_ROW    (2): scale_a[m] · scale_b[n] (per token, per channel);
+ *   GR_SCALE_BLOCK  (3): 1x128 blocks of A, 128x128 of B, applied per
+ *     128-element k-block inside the main loop (products promoted to fp32
+ *     across k-blocks): scale_a[kb * m_total + m] (M-major, [ceil(K/128)][M])
+ *     and scale_b[(n / 128) * ceil(K/128) + kb] ([ceil(N/128)][ceil(K/128)]).
  */
 #ifndef GEMMROUTE_GEMM_PARAMS_H
 #define GEMMROUTE_GEMM_PARAMS_H
@@ -54,6 +66,16 @@ typedef struct gr_gemm_params {
   int32_t pad[2];      /* the tensor maps start at byte 128 */
   gr_tensor_map tma_a; /* A [M,K], TMA kernels only */
   gr_tensor_map tma_b; /* B [N,K], TMA kernels only */
+  const float *scale_a; /* e4m3 scales of A, see above */
+  const float *scale_b; /* e4m3 scales of B */
+  int32_t scaling;      /* GR_SCALE_* */
+  int32_t pad2[11];     /* to the struct's 64-byte multiple (448 bytes) */
 } gr_gemm_params;
+
+#define GR_SCALE_FOLDED 0
+#define GR_SCALE_TENSOR 1
+#define GR_SCALE_ROW 2
+#define GR_SCALE_BLOCK 3
+#define GR_SCALE_BLOCK_K 128
 
 #endif

@@ -14,12 +14,13 @@ package abicheck
 //   offsetof(gr_gemm_params, lda), offsetof(gr_gemm_params, ldb), offsetof(gr_gemm_params, ldc),
 //   offsetof(gr_gemm_params, k_per_split), offsetof(gr_gemm_params, alpha), offsetof(gr_gemm_params, beta),
 //   offsetof(gr_gemm_params, split_k), offsetof(gr_gemm_params, reserved), offsetof(gr_gemm_params, pad),
-//   offsetof(gr_gemm_params, tma_a), offsetof(gr_gemm_params, tma_b)};
+//   offsetof(gr_gemm_params, tma_a), offsetof(gr_gemm_params, tma_b), offsetof(gr_gemm_params, scale_a),
+//   offsetof(gr_gemm_params, scale_b), offsetof(gr_gemm_params, scaling), offsetof(gr_gemm_params, pad2)};
 // static size_t gr_offset(int i) { return gr_offsets[i]; }
 import "C"
 
 // Fields is the number of fields of gr_gemm_params.
-const Fields = 20
+const Fields = 24
 
 // Size is sizeof(gr_gemm_params).
 func Size() uintptr { return uintptr(C.sizeof_gr_gemm_params) }
