@@ -21,8 +21,21 @@ type DevicePtr uintptr
 // D = Beta·C + Bias. M, N, K and the leading dimensions are at most 2^31,
 // and no operand spans more than 2^48 bytes.
 //
-// For E4M3 inputs, ScaleA and ScaleB are the per-tensor dequantisation scales
-// (real = stored · scale); they must be set (finite, nonzero).
+// E4M3 inputs are dequantised (real = stored · scale) as Scaling says; the
+// kernels apply the scales to the fp32 accumulator, then the epilogue:
+//
+//   - ScalingTensor: the scalars ScaleA and ScaleB (finite, nonzero), or
+//     instead device pointers ScaleAPtr and ScaleBPtr to one float32 each
+//     (scalars 0), so that a captured graph replays with new scales;
+//   - ScalingRow: ScaleAPtr → float32 [M] (a scale per token), ScaleBPtr →
+//     float32 [N] (per output channel);
+//   - ScalingBlock with ScaleBlock = 128: ScaleAPtr → float32
+//     [ceil(K/128)][M] (A's 1×128 blocks, M-major: block (m, kb) at
+//     kb·M + m), ScaleBPtr → float32 [ceil(N/128)][ceil(K/128)] (B's
+//     128×128 blocks); products are promoted to fp32 at every k-block.
+//
+// Scale vectors are 4-byte aligned and must not overlap D. 16-bit inputs
+// take no scales.
 type Problem struct {
 	M, N, K       int       // tokens, output features, input features
 	In, Out       DType     // input dtype (A and B) and output dtype (C and D)
@@ -30,8 +43,12 @@ type Problem struct {
 	A, B, C, D    DevicePtr // activations [M,K], weights [N,K], addend and output [M,N]
 	Bias          DevicePtr // optional, [N] of type Out
 	Alpha, Beta   float32   // D = Alpha·A·Bᵀ + Beta·C (+ Bias)
-	ScaleA        float32   // E4M3 only
-	ScaleB        float32   // E4M3 only
+	ScaleA        float32   // E4M3, ScalingTensor with scalars
+	ScaleB        float32   // E4M3, ScalingTensor with scalars
+	Scaling       Scaling   // E4M3 only
+	ScaleBlock    int       // E4M3, ScalingBlock only: 128
+	ScaleAPtr     DevicePtr // E4M3: device scales of A (see Scaling)
+	ScaleBPtr     DevicePtr // E4M3: device scales of B
 }
 
 // maxOperandBytes bounds the bytes one operand spans: 2^48, the GPUs'

@@ -13,6 +13,17 @@ const (
 	E4M3 = kernels.E4M3 // FP8 e4m3 (sm_89 and newer), needs scales
 )
 
+// Scaling is how e4m3 inputs are dequantised (kernels.Scaling); see
+// Problem.
+type Scaling = kernels.Scaling
+
+// The scaling modes of e4m3 inputs.
+const (
+	ScalingTensor = kernels.ScalingTensor // one scale per operand: ScaleA/ScaleB, or ScaleAPtr/ScaleBPtr → 1 float32
+	ScalingRow    = kernels.ScalingRow    // ScaleAPtr [M] (per token), ScaleBPtr [N] (per output channel)
+	ScalingBlock  = kernels.ScalingBlock  // 1×128 blocks of A, 128×128 of B; ScaleBlock = 128
+)
+
 // Arch is a compute capability written as major*10+minor (kernels.Arch).
 type Arch = kernels.Arch
 
