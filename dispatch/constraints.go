@@ -16,34 +16,36 @@ type rule uint8
 
 // The rules, in the order checkKernel tests them.
 const (
-	ruleArch       rule = iota + 1 // the kernel has no code for the device's arch
-	ruleDType                      // the kernel computes another dtype pair
-	ruleSmem                       // dynamic shared memory above the device's opt-in limit
-	ruleAlignA                     // A's pointer less aligned than the kernel loads it
-	ruleAlignB                     // B's pointer likewise
-	ruleLDA                        // LDA·size not a multiple of the kernel's row alignment
-	ruleLDB                        // LDB·size likewise
-	ruleKMultiple                  // K not a multiple of what the kernel steps by
-	ruleIndexWidth                 // 32-bit offsets, problem of 2^31 elements or more
-	ruleGridY                      // more M tiles than gridDim.y allows
-	ruleSplitK                     // split-K factor outside the kernel's range
-	ruleWorkspace                  // split-K workspace above the per-stream reservation
+	ruleArch         rule = iota + 1 // the kernel has no code for the device's arch
+	ruleDType                        // the kernel computes another dtype pair
+	ruleSmem                         // dynamic shared memory above the device's opt-in limit
+	ruleAlignA                       // A's pointer less aligned than the kernel loads it
+	ruleAlignB                       // B's pointer likewise
+	ruleLDA                          // LDA·size not a multiple of the kernel's row alignment
+	ruleLDB                          // LDB·size likewise
+	ruleKMultiple                    // K not a multiple of what the kernel steps by
+	ruleIndexWidth                   // 32-bit offsets, problem of 2^31 elements or more
+	ruleGridY                        // more M tiles than gridDim.y allows
+	ruleSplitK                       // split-K factor outside the kernel's range
+	ruleWorkspace                    // split-K workspace above the per-stream reservation
+	ruleExperimental                 // not yet run on a GPU: only a table entry routes to it
 )
 
 // ruleText says what each rule rejects, read after "N kernels:".
 var ruleText = [...]string{
-	ruleArch:       "built for another arch",
-	ruleDType:      "for another dtype pair",
-	ruleSmem:       "need more shared memory than the device allows",
-	ruleAlignA:     "need the A pointer more aligned",
-	ruleAlignB:     "need the B pointer more aligned",
-	ruleLDA:        "need LDA more aligned",
-	ruleLDB:        "need LDB more aligned",
-	ruleKMultiple:  "need K to be a multiple of more",
-	ruleIndexWidth: "use 32-bit offsets, the problem needs 64",
-	ruleGridY:      "need more M tiles than gridDim.y allows",
-	ruleSplitK:     "have no such split-K factor",
-	ruleWorkspace:  "need more split-K workspace than is reserved per stream",
+	ruleArch:         "built for another arch",
+	ruleDType:        "for another dtype pair",
+	ruleSmem:         "need more shared memory than the device allows",
+	ruleAlignA:       "need the A pointer more aligned",
+	ruleAlignB:       "need the B pointer more aligned",
+	ruleLDA:          "need LDA more aligned",
+	ruleLDB:          "need LDB more aligned",
+	ruleKMultiple:    "need K to be a multiple of more",
+	ruleIndexWidth:   "use 32-bit offsets, the problem needs 64",
+	ruleGridY:        "need more M tiles than gridDim.y allows",
+	ruleSplitK:       "have no such split-K factor",
+	ruleWorkspace:    "need more split-K workspace than is reserved per stream",
+	ruleExperimental: "are experimental (not yet run on a GPU): only a measured table entry routes to them",
 }
 
 // String says what the rule rejects, as Explain groups it.
@@ -125,14 +127,18 @@ func archOrAny(a Arch) string {
 	return a.String()
 }
 
-// filter returns the kernels of cat that may run p on dev without split-K
-// (split-K 1), and a rejection for every kernel it leaves out.
+// filter returns the kernels of cat that the heuristic may pick for p on
+// dev without split-K (split-K 1) — not JIT-only and not experimental — and
+// a rejection for every kernel it leaves out.
 func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []rejection) {
 	for _, spec := range cat.Kernels() {
 		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
 		rj := checkKernel(k, p, dev, 1)
 		if rj.ok() && cat.JITOnly(k, dev.Arch) {
 			rj = rejection{kernel: k.Name, rule: ruleArch, detail: fmt.Sprintf("%s reaches %s only through PTX JIT, and a native image covers it", k.Image, dev.Arch)}
+		}
+		if rj.ok() && k.Experimental {
+			rj = rejection{kernel: k.Name, rule: ruleExperimental, detail: "marked experimental in the manifest"}
 		}
 		if !rj.ok() {
 			rejected = append(rejected, rj)

@@ -70,6 +70,11 @@ type KernelSpec struct {
 	// Scalings are the e4m3 scaling modes the kernel applies (In = E4M3
 	// only; empty for 16-bit kernels).
 	Scalings []Scaling `json:"scalings,omitempty"`
+	// Experimental marks a kernel that has not yet run on a GPU: built,
+	// loadable and testable, but the planner's heuristic never picks it;
+	// only a table entry (the tuner's, after its correctness gate) routes to
+	// it.
+	Experimental bool `json:"experimental,omitempty"`
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`

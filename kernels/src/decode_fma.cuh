@@ -8,28 +8,32 @@
 // across warps (shared memory, fixed order).
 // Grid: (ceil(N/BN), ceil(M/BM), split_k).
 //
+// e4m3 (T one byte): the accumulator is scaled (scales.cuh) before the
+// epilogue; VEC = 16 makes a 16-byte load.
+//
 // Constraints (written into the manifest by the generator):
-//   VEC == 8: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
-//             K a multiple of 8.                        (ptr_align 16, ld_align 16, k_multiple 8)
-//   VEC == 1: none beyond element alignment.            (ptr_align 2, ld_align 2, k_multiple 1)
+//   VEC·sizeof(T) == 16: A and B 16-byte aligned, lda and ldb multiples of
+//             VEC elements, K a multiple of VEC.     (ptr_align 16, ld_align 16, k_multiple VEC)
+//   VEC == 1: none beyond element alignment.         (ptr_align and ld_align sizeof(T), k_multiple 1)
 //   Offsets are 64-bit. Split-K: any factor, workspace reduction.
 #pragma once
 #include <stdint.h>
+#include <type_traits>
 #include "convert.cuh"
 #include "epilogue.cuh"
 #include "pipeline.cuh"
+#include "scales.cuh"
 #include "split_range.cuh"
 
 namespace gr {
 
 // vec<T, VEC> is the raw register type of VEC elements: a 16-byte vector
-// or one element.
-template <typename T, int VEC> struct vec { using type = T; };
-template <typename T> struct vec<T, 8> { using type = uint4; };
+// (VEC·sizeof(T) == 16) or one element.
+template <typename T, int VEC> struct vec { using type = std::conditional_t<VEC == 1, T, uint4>; };
 
 template <typename T, int VEC>
 __device__ __forceinline__ typename vec<T, VEC>::type load_raw(const T *p) {
-  if constexpr (VEC == 8) return __ldg(reinterpret_cast<const uint4 *>(p));
+  if constexpr (VEC > 1) return __ldg(reinterpret_cast<const uint4 *>(p));
   else return p[0];
 }
 
@@ -43,7 +47,7 @@ __device__ __forceinline__ void widen(const typename vec<T, VEC>::type &raw, flo
 
 template <typename T, typename TOut, int BM, int BN, int VEC, int WARPS, int U>
 __device__ void decode_fma(const gr_gemm_params &p) {
-  static_assert(VEC == 8 || VEC == 1, "VEC is 8 (16-byte loads) or 1 (element loads)");
+  static_assert(VEC * sizeof(T) == 16 || VEC == 1, "VEC makes a 16-byte load, or is 1 (element loads)");
   using V = typename vec<T, VEC>::type;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t n0 = (int64_t)blockIdx.x * BN, m0 = (int64_t)blockIdx.y * BM;
@@ -112,6 +116,7 @@ __device__ void decode_fma(const gr_gemm_params &p) {
     float v = 0.f;
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) v += red[w][i];
+    if (sizeof(T) == 1) v *= scale_at(p, m0 + t, n0 + r);
     if (m0 + t < p.m && n0 + r < p.n) finish<TOut>(p, m0 + t, n0 + r, v);
   }
 }

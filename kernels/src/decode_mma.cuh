@@ -1,12 +1,13 @@
 // decode_mma.cuh — tensor-core decode (skinny-M) GEMM family, operands swapped.
 //
-// mma.sync m16n8k16 with the weights as the 16-row "A" operand and the tokens
-// as the 8-column "B" operand, so 1..16 tokens fill NT8 (1 or 2) n8 tiles.
-// Fragments are loaded straight from global memory with 16-byte loads: in a
-// slice of 32*LV K elements, lane (g = lane/4, t = lane%4) reads LV vectors
-// of 8 consecutive elements at k + 8*LV*t of its rows (so each row segment a
-// warp reads is 64*LV contiguous bytes); the two k16 steps of each vector take
-// its halves. Because A and B use the same K permutation, the dot products
+// mma.sync m16n8k16 (m16n8k32 for e4m3) with the weights as the 16-row "A"
+// operand and the tokens as the 8-column "B" operand, so 1..16 tokens fill
+// NT8 (1 or 2) n8 tiles. Fragments are loaded straight from global memory
+// with 16-byte loads of EV = 16/sizeof(T) elements: in a slice of 4·EV·LV K
+// elements, lane (g = lane/4, t = lane%4) reads LV vectors at k + EV*LV*t of
+// its rows (so each row segment a warp reads is 64*LV contiguous bytes); the
+// two mma steps of each vector take its halves. e4m3: the accumulator is
+// scaled (scales.cuh) before the epilogue. Because A and B use the same K permutation, the dot products
 // are exact. Each warp owns RG groups of 16 output columns; the block's WARPS
 // warps split K in interleaved slices, two register stages of U slices each
 // (the next stage's loads in flight while the current one computes); partial
@@ -14,28 +15,30 @@
 // Block tile: BM = 8*NT8 tokens x BN = 16*RG output columns.
 // Grid: (ceil(N/BN), ceil(M/BM), split_k).
 //
-// Constraints: A and B 16-byte aligned, lda and ldb multiples of 8 elements,
-// K a multiple of 8 (ptr_align 16, ld_align 16, k_multiple 8); sm_80+;
+// Constraints: A and B 16-byte aligned, lda and ldb multiples of EV elements,
+// K a multiple of EV (ptr_align 16, ld_align 16, k_multiple EV); sm_80+
+// (e4m3: sm_89+, the sm_90 image);
 // 64-bit offsets; split-K: any factor, workspace reduction.
 #pragma once
 #include <stdint.h>
 #include "epilogue.cuh"
 #include "mma_sm80.cuh"
 #include "pipeline.cuh"
+#include "scales.cuh"
 #include "split_range.cuh"
 
 namespace gr {
 
 // mma_load fills one register stage of U vectors per row: vector u is at
-// k + (u / LV) * STEP + (u % LV) * 8 (LV vectors per slice, slices STEP
-// apart); vectors at or past ke load zeros (K is a multiple of 8, so a
+// k + (u / LV) * STEP + (u % LV) * EV (LV vectors per slice, slices STEP
+// apart); vectors at or past ke load zeros (K is a multiple of EV, so a
 // vector is wholly in or out).
 template <typename T, int NT8, int RG, int U, int LV, int64_t STEP>
 __device__ __forceinline__ void mma_load(uint4 (&w)[U][RG][2], uint4 (&x)[U][NT8], const T *const (&wrow)[RG][2],
                                          const T *const (&xrow)[NT8], const bool (&xok)[NT8], int64_t k, int64_t ke) {
 #pragma unroll
   for (int u = 0; u < U; ++u) {
-    const int64_t ku = k + (u / LV) * STEP + (u % LV) * 8;
+    const int64_t ku = k + (u / LV) * STEP + (u % LV) * (16 / (int)sizeof(T));
     const bool kok = ku < ke;
 #pragma unroll
     for (int rg = 0; rg < RG; ++rg)
@@ -87,15 +90,16 @@ __device__ void decode_mma(const gr_gemm_params &p) {
     xrow[j] = A + min(m0 + j * 8 + g, p.m - 1) * p.lda;
   }
   float acc[RG][NT8][4] = {};
-  constexpr int SLICE = 32 * LV;                // K elements per warp slice
+  constexpr int EV = 16 / sizeof(T);            // elements per 16-byte vector
+  constexpr int SLICE = 4 * EV * LV;            // K elements per warp slice
   constexpr int64_t STEP = (int64_t)WARPS * SLICE;  // K the block covers per slice round
   uint4 w[2][U * LV][RG][2], x[2][U * LV][NT8];
   // The warp's slices start at kb + SLICE*warp + i*STEP; this lane reads LV
-  // vectors of 8 elements at slice + 8*LV*t4.
+  // vectors of EV elements at slice + EV*LV*t4.
   pipeline2(
       kb + warp * SLICE, ke, U * STEP,
       [&](auto b, int64_t base) {
-        mma_load<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * 8 * LV, ke);
+        mma_load<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * EV * LV, ke);
       },
       [&](auto b) { mma_stage<T, NT8, RG, U * LV>(acc, w[b], x[b]); });
   // Warps in order through shared memory: deterministic.
@@ -116,6 +120,7 @@ __device__ void decode_mma(const gr_gemm_params &p) {
     const int rg = v / (NT8 * 4), j = (v / 4) % NT8, e = v % 4;
     const int64_t n = n0 + rg * 16 + (e >> 1) * 8 + (l >> 2);
     const int64_t m = m0 + j * 8 + (l & 3) * 2 + (e & 1);
+    if (sizeof(T) == 1) s *= scale_at(p, m, n);
     if (m < p.m && n < p.n) finish<TOut>(p, m, n, s);
   }
 }

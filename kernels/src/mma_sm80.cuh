@@ -1,26 +1,32 @@
 // mma_sm80.cuh — sm_80 warp-level primitives as inline PTX: mma.sync
-// m16n8k16 (fp32 accumulate), ldmatrix and cp.async.
+// m16n8k16 (fp32 accumulate; in the sm_90 image also m16n8k32 for e4m3,
+// sm_89+), ldmatrix and cp.async.
 #pragma once
 #include <stdint.h>
 #include "convert.cuh"
 
 namespace gr {
 
-// mma_op<T>::run: d += a (16x16, row) * b (16x8, col), fragments as PTX
-// defines them for m16n8k16.
+// mma_op<T>::run: d += a (16xK, row) * b (Kx8, col), fragments as PTX
+// defines them for m16n8k16 (16-bit T) and m16n8k32 (e4m3): either way each
+// register holds 4 bytes of K, so the byte layout of the fragments is the
+// same for both, and K per mma is 32 bytes.
 template <typename T> struct mma_op;
-#define GR_MMA_M16N8K16(T, PTX)                                                                                                        \
+#define GR_MMA_M16N8(T, SHAPE, PTX)                                                                                                        \
   template <> struct mma_op<T> {                                                                                                       \
     static __device__ __forceinline__ void run(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,                      \
                                                uint32_t b0, uint32_t b1) {                                                             \
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." PTX "." PTX ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
+      asm volatile("mma.sync.aligned." SHAPE ".row.col.f32." PTX "." PTX ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
                    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                                    \
                    : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));                                                            \
     }                                                                                                                                  \
   };
-GR_MMA_M16N8K16(__nv_bfloat16, "bf16")
-GR_MMA_M16N8K16(__half, "f16")
-#undef GR_MMA_M16N8K16
+GR_MMA_M16N8(__nv_bfloat16, "m16n8k16", "bf16")
+GR_MMA_M16N8(__half, "m16n8k16", "f16")
+#if defined(GR_HOPPER)
+GR_MMA_M16N8(__nv_fp8_e4m3, "m16n8k32", "e4m3")
+#endif
+#undef GR_MMA_M16N8
 
 // smem_addr is the shared-window address of a pointer into shared memory.
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }

@@ -1,7 +1,8 @@
 // wgmma_sm90.cuh — sm_90a warpgroup primitives as inline PTX: wgmma.mma_async
-// m64nNk16 for N = 16, 32, 64, 128, 192, 256 (both operands K-major in shared
-// memory, fp32 accumulate), its fences, and the shared-memory matrix
-// descriptor of the 128-byte swizzle.
+// m64nNk16 (bf16, f16) and m64nNk32 (e4m3) for N = 16, 32, 64, 128, 192, 256
+// (both operands K-major in shared memory, fp32 accumulate), its fences, and
+// the shared-memory matrix descriptor of the 128-byte swizzle. Either way one
+// wgmma consumes 32 bytes of each operand row.
 #pragma once
 #include "convert.cuh"
 
@@ -39,7 +40,8 @@ template <int N> __device__ __forceinline__ void pin_registers(float (&d)[N]) {
 }
 
 // wgmma<T, N>::run: d (64xN fp32, the warpgroup's accumulator fragments) +=
-// A (64x16, descriptor da) · B (Nx16, descriptor db)ᵀ, for N = 16, 32, 64,
+// A (64xK, descriptor da) · B (NxK, descriptor db)ᵀ, K = 32 bytes of T
+// (k16 for 16-bit types, k32 for e4m3; e4m3 takes no transpose operands), for N = 16, 32, 64,
 // 128, 192, 256. Per warp w of the warpgroup and lane l, d[4i + e] is row
 // 16w + l/4 + 8(e/2), column 8i + 2(l%4) + e%2 — mma.sync's C layout for n8
 // block i. The operand lists below are written out per N (PTX names every
@@ -60,21 +62,34 @@ template <typename T, int N> struct wgmma;
 #define GR_WGMMA_OUT_192 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88)
 #define GR_WGMMA_OPS_256 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129"
 #define GR_WGMMA_OUT_256 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88), GR_O8(96), GR_O8(104), GR_O8(112), GR_O8(120)
-#define GR_WGMMA(T, PTX, N)                                                                  \
-  template <> struct wgmma<T, N> {                                                             \
-    static __device__ __forceinline__ void run(float (&d)[N / 2], uint64_t da, uint64_t db) {  \
-      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                 \
-                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." PTX "." PTX " "           \
-                   GR_WGMMA_OPS_##N ", p, 1, 1, 0, 0;\n}\n"                                  \
-                   : GR_WGMMA_OUT_##N                                                          \
-                   : "l"(da), "l"(db));                                                        \
-    }                                                                                          \
+// run_first is run with d's old values ignored (d = A·Bᵀ: scale-d false),
+// which starts a chain without instructions that zero d between wgmma.
+// TAIL: scale-d (p), imm-scale-a, imm-scale-b, and for 16-bit types the
+// transpose flags (0: K-major).
+#define GR_WGMMA_FN(NAME, ACC, T, PTX, K, TAIL, N)                                            \
+  static __device__ __forceinline__ void NAME(float (&d)[N / 2], uint64_t da, uint64_t db) {   \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " ACC ", 0;\n"                              \
+                 "wgmma.mma_async.sync.aligned.m64n" #N K ".f32." PTX "." PTX " "              \
+                 GR_WGMMA_OPS_##N TAIL ";\n}\n"                                              \
+                 : GR_WGMMA_OUT_##N                                                            \
+                 : "l"(da), "l"(db));                                                          \
+  }
+#define GR_WGMMA(T, PTX, K, TAIL, N)                  \
+  template <> struct wgmma<T, N> {                    \
+    GR_WGMMA_FN(run, "1", T, PTX, K, TAIL, N)         \
+    GR_WGMMA_FN(run_first, "0", T, PTX, K, TAIL, N)   \
   };
-#define GR_WGMMA_ALL_N(T, PTX) GR_WGMMA(T, PTX, 16) GR_WGMMA(T, PTX, 32) GR_WGMMA(T, PTX, 64) GR_WGMMA(T, PTX, 128) GR_WGMMA(T, PTX, 192) GR_WGMMA(T, PTX, 256)
-GR_WGMMA_ALL_N(__nv_bfloat16, "bf16")
-GR_WGMMA_ALL_N(__half, "f16")
+#define GR_WGMMA_ALL_N(T, PTX, K, TAIL)                                                                      \
+  GR_WGMMA(T, PTX, K, TAIL, 16) GR_WGMMA(T, PTX, K, TAIL, 32) GR_WGMMA(T, PTX, K, TAIL, 64)                  \
+  GR_WGMMA(T, PTX, K, TAIL, 128) GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 256)
+GR_WGMMA_ALL_N(__nv_bfloat16, "bf16", "k16", ", p, 1, 1, 0, 0")
+GR_WGMMA_ALL_N(__half, "f16", "k16", ", p, 1, 1, 0, 0")
+#if defined(GR_HOPPER)
+GR_WGMMA_ALL_N(__nv_fp8_e4m3, "e4m3", "k32", ", p, 1, 1")
+#endif
 #undef GR_WGMMA_ALL_N
 #undef GR_WGMMA
+#undef GR_WGMMA_FN
 
 #undef GR_WGMMA_OPS_16
 #undef GR_WGMMA_OUT_16

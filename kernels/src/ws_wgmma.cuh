@@ -3,18 +3,27 @@
 // warpgroup, one or two consumer warpgroups issuing wgmma.
 //
 // A block computes BM x BN tiles of D (BM rows of A, the tokens; BN rows of
-// B, the weights). Warpgroup 0 is the producer: it gives registers back
-// (setmaxnreg) and one thread walks the block's k-tiles (BK = 64·KB
-// elements of K), waits until the ring's next stage is empty, announces its
-// bytes on the stage's full barrier and starts 2·KB TMA copies, KB boxes of
-// BM x 64 of A and of BN x 64 of B (128-byte swizzle, zero-filled past M, N
-// and K: the K tail needs no special case). KB > 1 makes each DRAM visit to
+// B, the weights). Elements are 16-bit or e4m3; a box row is 128 bytes, EB
+// = 128/sizeof(T) elements (64 or 128). Warpgroup 0 is the producer: it
+// gives registers back (setmaxnreg) and one thread walks the block's
+// k-tiles (BK = EB·KB elements of K), waits until the ring's next stage is
+// empty, announces its bytes on the stage's full barrier and starts 2·KB
+// TMA copies, KB boxes of BM x EB of A and of BN x EB of B (128-byte
+// swizzle, zero-filled past M, N and K: the K tail needs no special case). KB > 1 makes each DRAM visit to
 // a weight row 128·KB contiguous bytes. In SWAP mode the weight loads carry
 // an L2 evict-first policy (read once; the tokens stay cached). Warpgroups
 // 1…C are consumers: each waits for a full stage, issues its 4·KB k16 steps
-// of wgmma, keeps that group in flight and, once the previous group has
-// retired, releases the previous stage (one arrival per consumer on its
-// empty barrier).
+// of wgmma (32 bytes of K each), keeps that group in flight and, once the
+// previous group has retired, releases the previous stage (one arrival per
+// consumer on its empty barrier).
+// e4m3: in the tensor and row modes the accumulator is scaled (ws_scale)
+// before the epilogue. B128 (the 128-block mode; KB = 1, so a k-tile is one
+// 128-element k-block): each k-tile's wgmma go to fresh accumulators
+// (`part`; a chain's first wgmma ignores their old values), which the consumer awaits (wgmma_wait<0>), releases the stage,
+// and adds to the fp32 accumulator times the k-block's scales of A's row
+// and B's 128-row block — the promotion that keeps long-K sums at fp32
+// accuracy. B's block must be one per tile column range: BN = 128 (tn·128
+// is block-aligned), or with SWAP a consumer's 64 weight rows.
 //
 // Which operand sits on wgmma's 64-row side is the SWAP choice:
 //   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
@@ -61,17 +70,18 @@
 // boxes (the manifest's tma_box = {BM, BN}).
 //
 // Constraints (written into the manifest by the generator):
-//   A and B 16-byte aligned, lda and ldb multiples of 8 elements, K a
-//   multiple of 8 (TMA strides).                    (ptr_align 16, ld_align 16, k_multiple 8)
+//   A and B 16-byte aligned, lda and ldb multiples of 16 bytes, K a
+//   multiple of 16 bytes (TMA strides).  (ptr_align 16, ld_align 16, k_multiple 16/sizeof(T))
 //   M, N, K and the tile count below 2^31 (TMA coordinates, tile ids);
 //   offsets into C, D and the workspace are 64-bit. split-K: any factor, workspace reduction,
-//   k_per_split a multiple of BK = 64·KB (the manifest's tile_k).
+//   k_per_split a multiple of BK = EB·KB (the manifest's tile_k).
 #pragma once
 #include <type_traits>
 #include "block_tile.cuh"
 #include "convert.cuh"
 #include "epilogue.cuh"
 #include "mma_sm80.cuh"
+#include "scales.cuh"
 #include "sm90_tma.cuh"
 #include "wgmma_sm90.cuh"
 
@@ -243,16 +253,41 @@ __device__ __forceinline__ void ws_epilogue_nm(const gr_gemm_params &p, int z, c
   }
 }
 
+// ws_scale multiplies a warpgroup's 64 x COLS accumulator by the e4m3
+// tensor or row scales (nothing in the folded mode): r0 is this thread's
+// first accumulator row, q0 its first column, both global (rows are m,
+// columns n; with SWAP the other way round).
+template <bool SWAP, int COLS>
+__device__ __forceinline__ void ws_scale(const gr_gemm_params &p, float (&d)[COLS / 2], int64_t r0, int64_t q0) {
+  if (p.scaling != GR_SCALE_TENSOR && p.scaling != GR_SCALE_ROW) return;
+  float sr[2], sq[COLS / 4];
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+    sr[h] = p.scaling == GR_SCALE_TENSOR ? scale_at(p, 0, 0) : SWAP ? row_scale_b(p, r0 + 8 * h) : row_scale_a(p, r0 + 8 * h);
+#pragma unroll
+  for (int j = 0; j < COLS / 4; ++j) {
+    const int64_t q = q0 + 8 * (j / 2) + j % 2;
+    sq[j] = p.scaling == GR_SCALE_TENSOR ? 1.f : SWAP ? row_scale_a(p, q) : row_scale_b(p, q);
+  }
+#pragma unroll
+  for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) d[4 * i + e] *= sr[e >> 1] * sq[2 * i + (e & 1)];
+}
+
 template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int CS = 1, int KB = 1,
-          bool PP = false>
+          bool PP = false, bool B128 = false>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
-  constexpr int BK = 64 * KB;  // K per stage: KB boxes of 64
+  constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
+  constexpr int BK = EB * KB;          // K per stage: KB boxes
   constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS / 64;
   static_assert(ROWS == 64 || ROWS == 128, "one or two consumer warpgroups of 64 rows");
-  static_assert(sizeof(T) == 2, "16-bit elements (the 128-byte rows hold 64 of them)");
+  static_assert(sizeof(T) == 2 || sizeof(T) == 1, "16-bit or e4m3 elements");
   static_assert(STAGES >= 2, "a stage loading while one is multiplied");
-  static_assert(BK / 16 % NACC == 0, "the k16 steps of a k-tile spread evenly over the accumulator sets");
+  static_assert(4 * KB % NACC == 0, "the wgmma steps of a k-tile spread evenly over the accumulator sets");
   static_assert(!PP || (!SWAP && CS == 1 && NACC == 1 && BM == 128), "ping-pong: two consumers of whole 128-row tiles");
+  static_assert(!B128 || (sizeof(T) == 1 && KB == 1 && CS == 1 && !PP && (SWAP || BN == 128)),
+                "128-block scales: e4m3, one 128-element k-block per k-tile, one B block per consumer");
   constexpr int MW = PP ? 2 : 1;  // 64-row blocks per consumer
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
@@ -304,7 +339,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);
 #pragma unroll
         for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
-          const int32_t k = (int32_t)(kb + kt * BK + j * 64);
+          const int32_t k = (int32_t)(kb + kt * BK + j * EB);
           tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
           if (SWAP)  // weights are read once: evict them first, keep the tokens
             tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
@@ -326,9 +361,13 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
   const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * 64 * 128), cols = SWAP ? sa : sb;
-  // acc[w][a]: 64-row block w of this consumer (PP: two), k16 step kk into
-  // set kk % NACC (NACC independent chains)
-  float acc[MW][NACC][COLS / 2];
+  // acc[w][a]: 64-row block w of this consumer (PP: two), wgmma step kk into
+  // set kk % NACC (NACC independent chains); with B128 the chains are
+  // part[a], promoted into acc[0][0] after every k-tile.
+  constexpr int NA = B128 ? 1 : NACC, NP = B128 ? NACC : 1;
+  float acc[MW][NA][COLS / 2];
+  float part[NP][B128 ? COLS / 2 : 1];
+  const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   int s = 0, own = 0;
   uint32_t phase = 0;
   for (int64_t t = first; t < tiles; t += blocks) {
@@ -352,31 +391,71 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
 #pragma unroll
     for (int w = 0; w < MW; ++w)
 #pragma unroll
-      for (int a = 0; a < NACC; ++a)
+      for (int a = 0; a < NA; ++a)
 #pragma unroll
         for (int i = 0; i < COLS / 2; ++i) acc[w][a][i] = 0.f;
+    // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
+    const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
+    const int64_t row_base = SWAP ? tn * BN : tm * BM, col_base = SWAP ? tm * BM : tn * BN;
     int prev = -1;  // the stage whose wgmma may still be in flight
     for (int kt = 0; kt < nk; ++kt) {
+      // B128: this k-block's scale of element 4i + 2h + b is sr[h]·sq[2i + b]
+      float sr[2], sq[B128 ? COLS / 4 : 1];
+      if constexpr (B128) {
+        const int64_t kbi = (kb + (int64_t)kt * BK) / GR_SCALE_BLOCK_K;
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          sr[h] = SWAP ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);
+#pragma unroll
+        for (int j = 0; j < COLS / 4; ++j)
+          sq[j] = SWAP ? block_scale_a(p, col_base + q0 + 8 * (j / 2) + j % 2, kbi) : block_scale_b(p, col_base, kbi, kblocks);
+      }
       mbar_wait(full + 8 * s, phase);
       wgmma_fence();
 #pragma unroll
-      for (int kk = 0; kk < BK / 16; ++kk)  // box kk / 4, k16 step kk % 4 in it
+      for (int kk = 0; kk < 4 * KB; ++kk)  // box kk / 4, 32-byte step kk % 4 in it
+#pragma unroll
+        for (int w = 0; w < MW; ++w) {
+          const uint64_t da = smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32);
+          const uint64_t db = smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32);
+          if constexpr (B128) {  // each chain starts afresh in every k-tile
+            if (kk < NP)
+              wgmma<T, COLS>::run_first(part[kk % NP], da, db);
+            else
+              wgmma<T, COLS>::run(part[kk % NP], da, db);
+          } else
+            wgmma<T, COLS>::run(acc[w][kk % NA], da, db);
+        }
+      wgmma_commit();
+      if constexpr (B128) {  // promote: acc += part · scales, then the stage is free
+#pragma unroll
+        for (int a = 0; a < NP; ++a) pin_registers(part[a]);
+        wgmma_wait<0>();
+#pragma unroll
+        for (int a = 0; a < NP; ++a) pin_registers(part[a]);
+        if (tid == 0) mbar_arrive(empty + 8 * s);
+#pragma unroll
+        for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            float v = part[0][4 * i + e];
+#pragma unroll
+            for (int a = 1; a < NP; ++a) v += part[a][4 * i + e];
+            acc[0][0][4 * i + e] = fmaf(v, sr[e >> 1] * sq[2 * i + (e & 1)], acc[0][0][4 * i + e]);
+          }
+      } else {
 #pragma unroll
         for (int w = 0; w < MW; ++w)
-          wgmma<T, COLS>::run(acc[w][kk % NACC], smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32),
-                              smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32));
-      wgmma_commit();
 #pragma unroll
-      for (int w = 0; w < MW; ++w)
+          for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
+        wgmma_wait<1>();
 #pragma unroll
-        for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
-      wgmma_wait<1>();
+        for (int w = 0; w < MW; ++w)
 #pragma unroll
-      for (int w = 0; w < MW; ++w)
-#pragma unroll
-        for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
-      if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
-      prev = s;
+          for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
+        if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
+        prev = s;
+      }
       if (++s == STAGES) s = 0, phase ^= 1;
     }
     if (PP && tid == 0) mbar_arrive(turn + 8 * (1 - c));  // the other consumer's turn
@@ -384,18 +463,18 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
 #pragma unroll
     for (int w = 0; w < MW; ++w)
 #pragma unroll
-      for (int a = 0; a < NACC; ++a) pin_registers(acc[w][a]);
+      for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
     if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
 #pragma unroll
-    for (int w = 0; w < MW; ++w)
+    for (int w = 0; w < MW; ++w) {
 #pragma unroll
-      for (int a = 1; a < NACC; ++a)
+      for (int a = 1; a < NA; ++a)
 #pragma unroll
         for (int i = 0; i < COLS / 2; ++i) acc[w][0][i] += acc[w][a][i];
+      if constexpr (sizeof(T) == 1 && !B128)
+        ws_scale<SWAP, COLS>(p, acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
+    }
     const float(&d)[COLS / 2] = acc[0][0];
-    // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
-    const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
-    const int64_t row_base = SWAP ? tn * BN : tm * BM, col_base = SWAP ? tm * BM : tn * BN;
     if constexpr (CS > 1) {
       // cluster split-K: partials to shared memory; after a cluster barrier,
       // block `rank` sums rows [rank·ROWS/CS, …) of all CS partials in rank

@@ -64,6 +64,22 @@ type family struct {
 	minBlocks int
 	// model is the analytic model's view of the family.
 	model model
+	// scalings are the e4m3 scaling modes the family's e4m3 instances
+	// apply (nil: the family has no e4m3 instances).
+	scalings []kernels.Scaling
+}
+
+// rowScalings are the modes a kernel that scales its accumulator before
+// the epilogue applies (scales.cuh: per-tensor device scalars or folded
+// scalars, per row); block128 needs the promotion in the main loop.
+var rowScalings = []kernels.Scaling{kernels.ScalingTensor, kernels.ScalingRow}
+
+// elemBytes is the element size of a kernel's inputs: e4m3 (fp8) or 16-bit.
+func elemBytes(fp8 bool) int {
+	if fp8 {
+		return 1
+	}
+	return 2
 }
 
 // depthKind is what a family's pipeline depth counts.
@@ -118,7 +134,7 @@ type kernelArgs interface {
 
 // families is every family the generator knows, in the order of the README's
 // kernel table.
-var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap}
+var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -157,22 +173,24 @@ var decodeFMA = family{
 	maxSplitK: 16, indexBits: 64,
 	// CUDA-core FMA: a twelfth of the tensor-core rate; weights stream once
 	// per M tile at the full read bandwidth.
-	model: model{kind: kernels.ModelDecode, rateShare: flatShare(1.0 / 12), streamShare: 1, rasterGroup: 1},
+	model:    model{kind: kernels.ModelDecode, rateShare: flatShare(1.0 / 12), streamShare: 1, rasterGroup: 1},
+	scalings: rowScalings,
 }
 
 // decodeFMAArgs: decode_fma<T, TOut, BM, BN, VEC, WARPS, U>.
 type decodeFMAArgs struct {
-	bm, bn, vec, warps, u int // VEC: elements per load (8: 16 bytes, 1: one element)
+	bm, bn, vec, warps, u int // VEC: elements per load (16 bytes, or 1: one element)
+	fp8                   bool
 }
 
 func (a decodeFMAArgs) family() *family { return &decodeFMA }
 func (a decodeFMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 32 * a.vec, warps: a.warps, depth: a.u, aligned: a.vec == 8}
+	return tile{bm: a.bm, bn: a.bn, bk: 32 * a.vec, warps: a.warps, depth: a.u, aligned: a.vec > 1}
 }
 func (a decodeFMAArgs) values() []any { return []any{a.bm, a.bn, a.vec, a.warps, a.u} }
 func (a decodeFMAArgs) check() error {
-	if a.vec != 8 && a.vec != 1 {
-		return errors.New("VEC is 8 (16-byte loads) or 1 (element loads)")
+	if a.vec*elemBytes(a.fp8) != 16 && a.vec != 1 {
+		return errors.New("VEC makes a 16-byte load (8 16-bit or 16 e4m3 elements) or is 1 (element loads)")
 	}
 	return nil
 }
@@ -183,22 +201,24 @@ var decodeMMA = family{
 	name: "decode_mma", header: "decode_mma.cuh", template: "gr::decode_mma",
 	depth:     registerSlices,
 	smemBytes: func(tile, int) int { return 0 },
-	// Per slice a lane loads bk/32 (LV) vectors of 8 elements of each of its
-	// bn/8 weight rows.
-	loadBytes: func(t tile, elem int) int { return t.depth * (t.bk / 32) * (t.bn / 8) * 8 * elem },
+	// Per slice a lane loads LV 16-byte vectors of each of its bn/8 weight
+	// rows (a slice is 64·LV bytes of K).
+	loadBytes: func(t tile, elem int) int { return t.depth * (t.bk * elem / 64) * (t.bn / 8) * 16 },
 	maxSplitK: 16, indexBits: 64,
 	// mma.sync with a narrow token side: a quarter of the peak.
-	model: model{kind: kernels.ModelDecode, rateShare: flatShare(0.25), streamShare: 1, rasterGroup: 1},
+	model:    model{kind: kernels.ModelDecode, rateShare: flatShare(0.25), streamShare: 1, rasterGroup: 1},
+	scalings: rowScalings,
 }
 
 // decodeMMAArgs: decode_mma<T, TOut, BM/8, BN/16, WARPS, U, LV>.
 type decodeMMAArgs struct {
 	bm, bn, warps, u, lv int // LV: 16-byte vectors per lane per row and slice
+	fp8                  bool
 }
 
 func (a decodeMMAArgs) family() *family { return &decodeMMA }
 func (a decodeMMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 32 * a.lv, warps: a.warps, depth: a.u, aligned: true}
+	return tile{bm: a.bm, bn: a.bn, bk: 64 / elemBytes(a.fp8) * a.lv, warps: a.warps, depth: a.u, aligned: true}
 }
 func (a decodeMMAArgs) values() []any { return []any{a.bm / 8, a.bn / 16, a.warps, a.u, a.lv} }
 func (a decodeMMAArgs) check() error {
@@ -303,44 +323,67 @@ func (a tiledWGMMAArgs) check() error {
 // or two wgmma consumer warpgroups, A's rows (tokens) on wgmma's 64-row
 // side; for M ≳ 256. Measured 0.82–0.95 of the roofline at M ≥ 1024 on the
 // H200 (docs/perf/2026-12-01-h200-tma, v4); tile order as raster's.
-var wsWGMMA = wsFamily("ws_wgmma", model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup})
+var wsWGMMA = wsFamily("ws_wgmma", wsModel, rowScalings)
+
+// wsModel is the model of the ws_wgmma kernels with A's rows on wgmma's
+// 64-row side.
+var wsModel = model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup}
 
 // wsWGMMASwap: the same template with SWAP: the weights on wgmma's 64-row
 // side and the BM tokens on its N (16…256), for skinny M: each block streams
 // its BN weight rows once per token tile. Measured 0.55–0.86 of the read
 // roofline at M = 32…256 on the H200 (v4); tensor rate about 0.6 of the
 // peak at M = 256.
-var wsWGMMASwap = wsFamily("ws_wgmma_swap", model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1})
+var wsWGMMASwap = wsFamily("ws_wgmma_swap", wsSwapModel, rowScalings)
+
+// wsSwapModel is the model of the ws_wgmma kernels with SWAP.
+var wsSwapModel = model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1}
+
+// wsWGMMAB128 and wsWGMMASwapB128: the same template with B128, e4m3 with
+// 128-block scales (1×128 of A, 128×128 of B), promoted to fp32 at every
+// 128-element k-tile. Not yet measured: the model is their unscaled twins'.
+var (
+	wsWGMMAB128     = wsFamily("ws_wgmma_b128", wsModel, []kernels.Scaling{kernels.ScalingBlock})
+	wsWGMMASwapB128 = wsFamily("ws_wgmma_swap_b128", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock})
+)
 
 // wsFamily is a family over ws_wgmma.cuh: TMA boxes of BM and BN rows,
 // split-K through the workspace, 64-bit offsets, one block per SM.
-func wsFamily(name string, m model) family {
+func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 	return family{
 		name: name, header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
 		depth: smemStages, sm90a: true, minBlocks: 1,
 		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
 		maxSplitK: 16, indexBits: 64,
-		tmaBox: func(t tile) [2]int { return [2]int{t.bm, t.bn} },
-		model:  m,
+		tmaBox:   func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+		model:    m,
+		scalings: scalings,
 	}
 }
 
-// wsSmemBytes: STAGES stages of KB boxes (64 elements of K) of A and B, and
+// wsSmemBytes: STAGES stages of KB boxes (128 bytes of K) of A and B, and
 // 1024 bytes to align them.
 func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
 
-// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, CS, KB>. The
-// generator fixes NACC by the wgmma N (independent accumulator chains where
-// they fit: 4 up to n64, 2 at n128, else 1) and CS = 1 (cluster split-K
-// needs a launch with gridDim.z = CS and split_k 1, which the planner does
-// not make); KB boxes of 64 make the k-tile 64·KB.
+// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, CS, KB, PP,
+// B128>. The generator fixes NACC by the wgmma N (independent accumulator
+// chains where they fit: 4 up to n64, 2 at n128, else 1), CS = 1 (cluster
+// split-K needs a launch with gridDim.z = CS and split_k 1, which the
+// planner does not make) and PP = false (ping-pong needs a persistent
+// grid); KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
+// (e4m3) elements; B128 applies 128-block scales.
 type wsWGMMAArgs struct {
 	bm, bn, stages, kb int
-	swap               bool
+	swap, fp8, b128    bool
 }
 
 func (a wsWGMMAArgs) family() *family {
-	if a.swap {
+	switch {
+	case a.swap && a.b128:
+		return &wsWGMMASwapB128
+	case a.b128:
+		return &wsWGMMAB128
+	case a.swap:
 		return &wsWGMMASwap
 	}
 	return &wsWGMMA
@@ -360,7 +403,7 @@ func (a wsWGMMAArgs) cols() int {
 	return a.bn
 }
 func (a wsWGMMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 64 * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: true}
+	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: true}
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
@@ -371,7 +414,9 @@ func (a wsWGMMAArgs) nacc() int {
 	}
 	return 4
 }
-func (a wsWGMMAArgs) values() []any { return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb} }
+func (a wsWGMMAArgs) values() []any {
+	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb, false, a.b128}
+}
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
 	case a.rows() != 64 && a.rows() != 128:
@@ -384,6 +429,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("STAGES ≥ 2 (a stage loading while one is multiplied)")
 	case a.kb < 1:
 		return errors.New("KB ≥ 1")
+	case a.b128 && (!a.fp8 || a.kb != 1 || !a.swap && a.bn != 128):
+		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
 	return nil
 }

@@ -110,19 +110,23 @@ func TestArgsChecks(t *testing.T) {
 		decodeFMAArgs{bm: 1, bn: 2, vec: 4, warps: 8, u: 2},
 		decodeMMAArgs{bm: 12, bn: 16, warps: 8, u: 2, lv: 1},
 		decodeMMAArgs{bm: 8, bn: 24, warps: 8, u: 2, lv: 1},
-		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},  // warp tile rows 24
-		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},  // BK not a power of two
-		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},  // one stage
-		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true}, // 64-row steps over a 16-row tile
-		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                    // half a warpgroup
-		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                    // not n128 wgmma
-		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                    // too shallow
-		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1},                               // three consumers
-		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1},                                // no n96 wgmma here
-		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                    // n24 and a partial atom
-		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                    // 192 weight rows
-		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                     // one stage
-		wsWGMMAArgs{bm: 64, bn: 64, stages: 4, kb: 0, swap: true},                     // no box per stage
+		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},      // warp tile rows 24
+		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},      // BK not a power of two
+		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},      // one stage
+		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true},     // 64-row steps over a 16-row tile
+		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                        // half a warpgroup
+		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                        // not n128 wgmma
+		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                        // too shallow
+		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1},                                   // three consumers
+		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1},                                    // no n96 wgmma here
+		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                        // n24 and a partial atom
+		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                        // 192 weight rows
+		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                         // one stage
+		wsWGMMAArgs{bm: 64, bn: 64, stages: 4, kb: 0, swap: true},                         // no box per stage
+		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                    // 8-byte e4m3 loads
+		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, b128: true},                       // block scales on 16-bit inputs
+		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true, b128: true},            // two B blocks per consumer
+		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
@@ -167,7 +171,7 @@ func TestWSInstances(t *testing.T) {
 	require.NoError(t, err)
 	cu, err := instancesCU()
 	require.NoError(t, err)
-	seen := map[bool]int{}
+	seen, seen8 := map[bool]int{}, map[bool]int{}
 	for _, in := range list {
 		a, ok := in.args.(wsWGMMAArgs)
 		if !ok {
@@ -180,12 +184,22 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024, k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
 		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
-		require.Equal(t, 64*a.kb, k.TileK, name)
-		require.Equal(t, [3]int{16, 16, 8}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+		elem := in.in.Size()
+		require.Equal(t, 128/elem*a.kb, k.TileK, name)
+		require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 		require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
 		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1) GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, name))
-		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the k16 steps spread evenly over the accumulator sets", name)
+		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)
+		if in.in == kernels.E4M3 {
+			require.Equal(t, a.family().scalings, k.Scalings, name)
+			require.Equal(t, a.b128, k.Takes(kernels.ScalingBlock), name)
+			require.NotEqual(t, a.b128, k.Takes(kernels.ScalingRow), name)
+		} else {
+			require.Empty(t, k.Scalings, name)
+		}
+		seen8[a.fp8 && a.b128]++
 	}
+	require.NotZero(t, seen8[true], "ws_wgmma b128 instances")
 	require.NotZero(t, seen[false], "ws_wgmma instances")
 	require.NotZero(t, seen[true], "ws_wgmma_swap instances")
 }

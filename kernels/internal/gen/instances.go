@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,8 @@ import (
 type instance struct {
 	in, out kernels.DType
 	args    kernelArgs
+	// experimental: not yet run on a GPU (KernelSpec.Experimental).
+	experimental bool
 }
 
 func (in instance) family() *family { return in.args.family() }
@@ -90,8 +93,44 @@ func instanceList() []instance {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true})
 		}
 	}
+	return append(out, e4m3Instances()...)
+}
+
+// e4m3Instances are the FP8 kernels (sm_90 image), for bf16 and f16
+// outputs: element-load and 16-byte decode_fma (any alignment), decode_mma
+// (mma.sync m16n8k32) for M ≤ 16, ws_wgmma_swap and ws_wgmma (TMA, wgmma
+// k32) above, and the 128-block scaled ws kernels. Experimental until they
+// have run on a GPU: the tiles are the bf16 ones that measured best, at the
+// same bytes per stage.
+func e4m3Instances() []instance {
+	var out []instance
+	for _, dt := range []kernels.DType{kernels.BF16, kernels.F16} {
+		add := func(a kernelArgs) { out = append(out, instance{in: kernels.E4M3, out: dt, args: a, experimental: true}) }
+		for _, c := range [][4]int{{1, 4, 16, 2}, {4, 2, 16, 2}, {1, 4, 1, 4}, {4, 4, 1, 2}, {16, 4, 1, 1}} {
+			add(decodeFMAArgs{bm: c[0], bn: c[1], vec: c[2], warps: 8, u: c[3], fp8: true})
+		}
+		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {16, 16, 8, 2, 1}, {8, 16, 8, 2, 2}, {16, 16, 8, 2, 2}, {16, 32, 4, 1, 2}, {16, 32, 8, 1, 2}} {
+			add(decodeMMAArgs{bm: c[0], bn: c[1], warps: c[2], u: c[3], lv: c[4], fp8: true})
+		}
+		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
+		}
+		for _, c := range [][4]int{{16, 64, 16, 1}, {16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1},
+			{64, 64, 10, 1}, {128, 128, 6, 1}} {
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, fp8: true})
+		}
+		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, b128: true})
+		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
+		}
+	}
 	return out
 }
+
+// hopperOnly reports whether the instance goes into the sm90a image only:
+// its family uses sm_90a instructions, or its inputs are e4m3 (mma and
+// wgmma on e4m3 need sm_89+, which the sm_80 image's PTX cannot assume).
+func (in instance) hopperOnly() bool { return in.family().sm90a || in.in == kernels.E4M3 }
 
 // instances is the checked kernel set: every instance's family is in
 // families, its arguments pass the template's checks, its alignment is one
@@ -113,6 +152,10 @@ func instances() ([]instance, error) {
 			errs = append(errs, fmt.Errorf("%s: family %s has no element-load variant", name, f.name))
 		case seen[name]:
 			errs = append(errs, fmt.Errorf("%s: listed twice", name))
+		case in.in == kernels.E4M3 && len(f.scalings) == 0:
+			errs = append(errs, fmt.Errorf("%s: family %s applies no e4m3 scaling", name, f.name))
+		case slices.Contains(f.scalings, kernels.ScalingBlock) && in.in != kernels.E4M3:
+			errs = append(errs, fmt.Errorf("%s: family %s is for e4m3 inputs only", name, f.name))
 		}
 		if err := in.args.check(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
@@ -125,7 +168,7 @@ func instances() ([]instance, error) {
 	return list, nil
 }
 
-var cuType = map[kernels.DType]string{kernels.BF16: "__nv_bfloat16", kernels.F16: "__half"}
+var cuType = map[kernels.DType]string{kernels.BF16: "__nv_bfloat16", kernels.F16: "__half", kernels.E4M3: "__nv_fp8_e4m3"}
 
 // suffix is the kernel name after "gemmroute_<arch>_": family, types
 // (A·B → accumulator → D is in_out_f32), layout, tile BMxBNxBK, warps,
@@ -195,5 +238,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	if f.tmaBox != nil {
 		k.TMABox = f.tmaBox(t)
 	}
+	if in.in == kernels.E4M3 {
+		k.Scalings = f.scalings
+	}
+	k.Experimental = in.experimental
 	return k
 }

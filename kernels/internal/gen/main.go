@@ -126,7 +126,7 @@ func instancesCU() ([]byte, error) {
 	b.WriteString("\n#define GR_PASTE(a, b) gemmroute_##a##_##b\n#define GR_NAME(a, b) GR_PASTE(a, b)\n\n")
 	seen := map[kernels.DType]bool{}
 	for _, in := range list {
-		sm90a := in.family().sm90a
+		sm90a := in.hopperOnly()
 		if sm90a {
 			b.WriteString("#if defined(GR_HOPPER)\n")
 		}
@@ -159,7 +159,7 @@ func manifestJSON(build buildInfo) ([]byte, error) {
 	for _, im := range images {
 		m.Images = append(m.Images, kernels.Image{File: im.file, Targets: im.targets, Flags: strings.TrimSpace(commonFlags + " " + im.flags), SmemLimit: im.smemLimit})
 		for _, in := range list {
-			if in.family().sm90a && !im.sm90a {
+			if in.hopperOnly() && !im.sm90a {
 				continue
 			}
 			k := in.spec(im)
