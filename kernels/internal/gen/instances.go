@@ -105,7 +105,9 @@ func instanceList() []instance {
 func e4m3Instances() []instance {
 	var out []instance
 	for _, dt := range []kernels.DType{kernels.BF16, kernels.F16} {
-		add := func(a kernelArgs) { out = append(out, instance{in: kernels.E4M3, out: dt, args: a, experimental: true}) }
+		add := func(a kernelArgs) {
+			out = append(out, instance{in: kernels.E4M3, out: dt, args: a, experimental: true})
+		}
 		for _, c := range [][4]int{{1, 4, 16, 2}, {4, 2, 16, 2}, {1, 4, 1, 4}, {4, 4, 1, 2}, {16, 4, 1, 1}} {
 			add(decodeFMAArgs{bm: c[0], bn: c[1], vec: c[2], warps: 8, u: c[3], fp8: true})
 		}
