@@ -39,6 +39,8 @@ func TestBadNumbersRefused(t *testing.T) {
 		{"-read-bw", "+Inf", "-read-bw +Inf: want a rate"},
 		{"-peak", "-1", "-peak -1: want a rate"}, // panicked in the plotting library
 		{"-peak", "1e300", "-peak 1e+300: want a rate"},
+		{"-peak-fp8", "-1", "-peak-fp8 -1: want a rate"},
+		{"-peak-fp8", "NaN", "-peak-fp8 NaN: want a rate"},
 	} {
 		requireOneLine(t, 2, tc.want, "report", "-bench", good, "-out", out, tc.flag, tc.value)
 	}

@@ -24,7 +24,9 @@ bucket table, else the embedded one), checks the result against the float64
 reference, then times it: graph replay over rotating weights (≥ 3× L2),
 per-call events after an L2 flush, and the host cost of GEMM beside a bare
 Launch. With -peer (peer_cublas.py's output) cuBLAS's time stands beside
-ours. It needs a GPU (device 0).`,
+ours: torch.mm's for 16-bit shapes, torch._scaled_mm's of the same scaling
+(the shapes CSV's scaling column, tensor when empty) for e4m3 shapes. It
+needs a GPU (device 0).`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
 		outPath := fs.String("csv", "", "write results here")
@@ -65,16 +67,16 @@ ours. It needs a GPU (device 0).`,
 			}
 			defer h.Close()
 			dev := h.Engine.Device()
-			bw, pk := roof.of(dev)
-			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s\n",
-				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, bw/1e12, pk/1e12)
+			c := roof.of(dev)
+			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s (e4m3 %.0f)\n",
+				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, c.ReadBW/1e12, c.Peak/1e12, c.Rate(dispatch.E4M3)/1e12)
 			var rows []report.BenchRow
 			for _, s := range shapes {
 				r, err := benchShape(h, s, *reps)
 				if err != nil {
 					return std.fail(fmt.Errorf("bench: %s M=%d N=%d K=%d: %w", s.Name, s.M, s.N, s.K, err))
 				}
-				r.FloorUS, r.PeerUS = report.RooflineUS(s.M, s.N, s.K, s.DType, pk, bw), peer.US(s.Name, s.M, s.N, s.K, s.DType)
+				r.FloorUS, r.PeerUS = c.RooflineUS(s), peer.US(s)
 				rows = append(rows, r)
 				fmt.Fprintln(std.out, r.Line())
 			}

@@ -135,12 +135,14 @@ func parseInts(s string) ([]int, error) {
 
 // rooflineFlags are the ceilings a report measures against: tune, bench
 // and report share them.
-type rooflineFlags struct{ readBW, peak float64 }
+type rooflineFlags struct{ readBW, peak, peakFP8 float64 }
 
-// register defines -read-bw and -peak; 0 means the ceilings of whose.
+// register defines -read-bw, -peak and -peak-fp8; 0 means the ceilings of
+// whose (twice -peak for -peak-fp8: no device preset has an e4m3 rate).
 func (r *rooflineFlags) register(fs *flag.FlagSet, whose string) {
 	fs.Float64Var(&r.readBW, "read-bw", 0, "pure-read bandwidth for the roofline, bytes/s (default: "+whose+")")
 	fs.Float64Var(&r.peak, "peak", 0, "dense 16-bit rate for the roofline, FLOP/s (default: "+whose+")")
+	fs.Float64Var(&r.peakFP8, "peak-fp8", 0, "dense e4m3 rate for e4m3 shapes' roofline, FLOP/s, e.g. peer_cublas.py's (default: twice the 16-bit rate)")
 }
 
 // check returns a usageError for a flag that is neither 0 (the default)
@@ -149,7 +151,7 @@ func (r *rooflineFlags) check() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"-read-bw", r.readBW}, {"-peak", r.peak}} {
+	}{{"-read-bw", r.readBW}, {"-peak", r.peak}, {"-peak-fp8", r.peakFP8}} {
 		if f.v != 0 {
 			if err := report.CheckRate(f.name, f.v); err != nil {
 				return usageError{fmt.Errorf("%w (0: the default)", err)}
@@ -159,7 +161,8 @@ func (r *rooflineFlags) check() error {
 	return nil
 }
 
-// of returns the bandwidth and rate, dev's where a flag was left 0.
-func (r *rooflineFlags) of(dev dispatch.DeviceInfo) (readBW, peak float64) {
-	return cmp.Or(r.readBW, dev.ReadBandwidth), cmp.Or(r.peak, dev.PeakFLOPS)
+// of returns the ceilings, dev's where a flag was left 0 (PeakFP8 0: twice
+// the 16-bit rate, see report.Ceilings).
+func (r *rooflineFlags) of(dev dispatch.DeviceInfo) report.Ceilings {
+	return report.Ceilings{ReadBW: cmp.Or(r.readBW, dev.ReadBandwidth), Peak: cmp.Or(r.peak, dev.PeakFLOPS), PeakFP8: r.peakFP8}
 }

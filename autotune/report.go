@@ -36,7 +36,7 @@ the same M.`,
 				return std.fail(err)
 			}
 			b := &report.Bench{Title: *title, Rows: rows, Sweep: *sweep}
-			b.ReadBW, b.Peak = roof.of(dispatch.H200)
+			b.Ceilings = roof.of(dispatch.H200)
 			plots, err := b.Write(*outDir)
 			if err != nil {
 				return std.fail(err)

@@ -91,7 +91,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				return 0
 			}
 			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer}
-			rep.ReadBW, rep.Peak = f.of(res.Device)
+			rep.Ceilings = f.of(res.Device)
 			if err := rep.Write(f.report); err != nil {
 				return std.fail(err)
 			}

@@ -15,17 +15,57 @@ import (
 )
 
 // Work is a GEMM's multiply-add flops and the bytes it must move at least
-// (A and B read, D written once) in dtype dt.
+// in dtype dt: A and B read once in dt (one byte each for e4m3; scales not
+// counted), D written once in the output dtype — dt for 16-bit inputs, bf16
+// for e4m3 (what bench and peer_cublas.py time e4m3 with).
 func Work(m, n, k int, dt dispatch.DType) (flops, bytes float64) {
-	return 2 * float64(m) * float64(n) * float64(k), float64(dt.Size()) * (float64(m)*float64(k) + float64(n)*float64(k) + float64(m)*float64(n))
+	out := dt
+	if dt == dispatch.E4M3 {
+		out = dispatch.BF16
+	}
+	in := float64(dt.Size()) * (float64(m)*float64(k) + float64(n)*float64(k))
+	return 2 * float64(m) * float64(n) * float64(k), in + float64(out.Size())*float64(m)*float64(n)
 }
 
-// RooflineUS is the least time a GEMM can take, microseconds: its flops at
-// the dense rate peak (FLOP/s) or its bytes at the pure-read bandwidth
-// readBW (bytes/s), whichever is longer.
-func RooflineUS(m, n, k int, dt dispatch.DType, peak, readBW float64) float64 {
-	flops, bytes := Work(m, n, k, dt)
-	return max(flops/peak, bytes/readBW) * 1e6
+// Ceilings are a card's measured limits, what the roofline is drawn with.
+type Ceilings struct {
+	ReadBW  float64 // pure-read bandwidth, bytes/s
+	Peak    float64 // dense 16-bit tensor rate, FLOP/s
+	PeakFP8 float64 // dense e4m3 tensor rate, FLOP/s (0: twice Peak, sm_89/sm_90's e4m3 rate)
+}
+
+// Rate is the dense rate of GEMMs with dt inputs, FLOP/s.
+func (c Ceilings) Rate(dt dispatch.DType) float64 {
+	switch {
+	case dt != dispatch.E4M3:
+		return c.Peak
+	case c.PeakFP8 > 0:
+		return c.PeakFP8
+	}
+	return 2 * c.Peak
+}
+
+// RooflineUS is the least time a GEMM of shape s can take, microseconds:
+// its flops at the dense rate of its dtype or its bytes (Work) at the
+// pure-read bandwidth, whichever is longer.
+func (c Ceilings) RooflineUS(s tuning.Shape) float64 {
+	flops, bytes := Work(s.M, s.N, s.K, s.DType)
+	return max(flops/c.Rate(s.DType), bytes/c.ReadBW) * 1e6
+}
+
+// check returns an error unless every rate can draw a roofline (PeakFP8
+// may also be 0).
+func (c Ceilings) check() error {
+	if err := CheckRate("report: read bandwidth", c.ReadBW); err != nil {
+		return err
+	}
+	if err := CheckRate("report: peak rate", c.Peak); err != nil {
+		return err
+	}
+	if c.PeakFP8 != 0 {
+		return CheckRate("report: e4m3 peak rate", c.PeakFP8)
+	}
+	return nil
 }
 
 // BenchRow is one timed GEMM: the engine's routed kernel, its graph-replay
@@ -37,7 +77,7 @@ type BenchRow struct {
 	Level                string  // the planner's level: exact, default, heuristic
 	GraphUS, GraphP90    float64 // per call by graph replay: median, p90
 	EventsUS, EventsP90  float64 // per call by events after an L2 flush
-	FloorUS              float64 // the roofline time (RooflineUS)
+	FloorUS              float64 // the roofline time (Ceilings.RooflineUS)
 	HostGEMM, HostLaunch float64 // µs per call on the host: GEMM, and Launch of a ready plan
 	PeerUS               float64 // cuBLAS graph time (0: none)
 }
@@ -53,17 +93,30 @@ func (r BenchRow) Ratio() float64 {
 	return 0
 }
 
+// label names a shape in reports and logs: its name, with the dtype when
+// not bf16 and an e4m3 shape's scaling ("down e4m3/row"), so that rows of
+// one weight in several dtypes or scalings stay apart.
+func label(s tuning.Shape) string {
+	switch s.DType {
+	case dispatch.BF16:
+		return s.Name
+	case dispatch.E4M3:
+		return s.Name + " e4m3/" + s.Scaling.String()
+	}
+	return s.Name + " " + s.DType.String()
+}
+
 // Line is the row as bench prints it.
 func (r BenchRow) Line() string {
 	s := fmt.Sprintf("%-14s M=%5d N=%6d K=%6d graph=%8.2fus p90=%8.2f events=%8.2fus %6.1f%% roofline host=%5.2fus launch=%5.2fus  %s split=%d (%s)",
-		r.Name, r.M, r.N, r.K, r.GraphUS, r.GraphP90, r.EventsUS, r.RooflinePct(), r.HostGEMM, r.HostLaunch, r.Kernel, r.SplitK, r.Level)
+		label(r.Shape), r.M, r.N, r.K, r.GraphUS, r.GraphP90, r.EventsUS, r.RooflinePct(), r.HostGEMM, r.HostLaunch, r.Kernel, r.SplitK, r.Level)
 	if r.PeerUS > 0 {
 		s += fmt.Sprintf("  cuBLAS=%.2fus ×%.2f", r.PeerUS, r.Ratio())
 	}
 	return s
 }
 
-var benchColumns = []string{"name", "M", "N", "K", "dtype", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
+var benchColumns = []string{"name", "M", "N", "K", "dtype", "scaling", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
 	"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas"}
 
 // WriteBench writes rows as bench.csv (atomically).
@@ -76,14 +129,24 @@ func WriteBench(path string, rows []BenchRow) error {
 		if r.PeerUS > 0 {
 			speed = ff(r.Ratio())
 		}
-		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.DType.String(), r.Kernel, itoa(r.SplitK), r.Level,
+		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.DType.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
 			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3),
 			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed)
 	}
 	return b.save(path)
 }
 
-// ReadBench reads a bench.csv (a missing or empty dtype is bf16).
+// scalingColumn is the scaling column of a shape: its mode for e4m3, empty
+// for 16-bit shapes (which have none).
+func scalingColumn(s tuning.Shape) string {
+	if s.DType != dispatch.E4M3 {
+		return ""
+	}
+	return s.Scaling.String()
+}
+
+// ReadBench reads a bench.csv (a missing or empty dtype is bf16, scaling
+// tensor).
 func ReadBench(path string) ([]BenchRow, error) {
 	f, err := fileio.ReadCSV(path, "name", "M", "N", "K", "kernel", "split_k", "graph_us", "graph_p90_us", "events_us", "floor_us", "cublas_graph_us")
 	if err != nil {
@@ -137,14 +200,6 @@ func CheckRate(what string, v float64) error {
 		return fmt.Errorf("%s %g: want a rate of %g to %g per second", what, v, minRate, maxRate)
 	}
 	return nil
-}
-
-// checkRoofline checks a report's bandwidth and rate.
-func checkRoofline(readBW, peak float64) error {
-	if err := CheckRate("report: read bandwidth", readBW); err != nil {
-		return err
-	}
-	return CheckRate("report: peak rate", peak)
 }
 
 // csvBuilder collects CSV rows in memory for an atomic write.

@@ -40,7 +40,7 @@ func FuzzReadBench(f *testing.F) {
 			for _, x := range []float64{r.GraphP90, r.EventsUS, r.FloorUS, r.PeerUS} {
 				require.True(t, x == 0 || x >= minUS && x <= maxUS, "%+v", r)
 			}
-			floor := RooflineUS(r.M, r.N, r.K, r.DType, maxRate, minRate)
+			floor := Ceilings{ReadBW: minRate, Peak: maxRate}.RooflineUS(r.Shape)
 			require.True(t, finite(floor) && floor > 0, "roofline %g of %+v", floor, r)
 			require.True(t, finite(r.RooflinePct()) && finite(r.Ratio()), "%+v", r)
 			flops, _ := Work(r.M, r.N, r.K, r.DType)

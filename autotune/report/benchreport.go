@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/fileio"
 )
 
@@ -85,16 +86,16 @@ func bucketLoss(rows []BenchRow, sweep []sweepRow) []lossRow {
 
 // Bench is a bench run to report on.
 type Bench struct {
-	Title        string
-	Rows         []BenchRow
-	Sweep        string  // a tune run's tune.csv, for the bucket-loss table ("": none)
-	ReadBW, Peak float64 // the roofline's bandwidth (bytes/s) and rate (FLOP/s)
+	Title    string
+	Rows     []BenchRow
+	Sweep    string // a tune run's tune.csv, for the bucket-loss table ("": none)
+	Ceilings        // the roofline's bandwidth and rates
 }
 
 // Write writes dir/report.md and a roofline plot per shape name, and
 // returns how many plots it drew.
 func (b *Bench) Write(dir string) (plots int, err error) {
-	if err := checkRoofline(b.ReadBW, b.Peak); err != nil {
+	if err := b.check(); err != nil {
 		return 0, err
 	}
 	var losses []lossRow
@@ -112,14 +113,14 @@ func (b *Bench) Write(dir string) (plots int, err error) {
 	b.markdown(&md, losses)
 	var names []string
 	for _, r := range b.Rows {
-		if !slices.Contains(names, r.Name) {
-			names = append(names, r.Name)
+		if !slices.Contains(names, label(r.Shape)) {
+			names = append(names, label(r.Shape))
 		}
 	}
 	for _, name := range names {
 		png := plotName(name)
-		rows := slices.DeleteFunc(slices.Clone(b.Rows), func(r BenchRow) bool { return r.Name != name })
-		if err := rooflinePlot(filepath.Join(dir, png), name, rows, b.ReadBW, b.Peak); err != nil {
+		rows := slices.DeleteFunc(slices.Clone(b.Rows), func(r BenchRow) bool { return label(r.Shape) != name })
+		if err := rooflinePlot(filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(&md, "![%s](%s)\n\n", name, png)
@@ -128,7 +129,7 @@ func (b *Bench) Write(dir string) (plots int, err error) {
 }
 
 func (b *Bench) markdown(w io.Writer, losses []lossRow) {
-	fmt.Fprintf(w, "# %s\n\nRoofline: read %.2f TB/s, dense %.0f TFLOP/s. Times are per call by CUDA-graph replay over rotating weights (median, p90); events = per-call CUDA events after an L2 flush.\n\n", b.Title, b.ReadBW/1e12, b.Peak/1e12)
+	fmt.Fprintf(w, "# %s\n\nRoofline: read %.2f TB/s, dense %.0f TFLOP/s (e4m3 %.0f). Times are per call by CUDA-graph replay over rotating weights (median, p90); events = per-call CUDA events after an L2 flush.\n\n", b.Title, b.ReadBW/1e12, b.Peak/1e12, b.Rate(dispatch.E4M3)/1e12)
 	var logs []float64
 	for _, r := range b.Rows {
 		if r.Ratio() > 0 {
@@ -145,7 +146,7 @@ func (b *Bench) markdown(w io.Writer, losses []lossRow) {
 			ratio = fmt.Sprintf("×%.2f", r.Ratio())
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %.2f (%.2f) | %.2f | %.2f | %s | %.1f | `%s` (%d) |\n",
-			r.Name, r.M, r.N, r.K, r.GraphUS, r.GraphP90, r.EventsUS, r.PeerUS, ratio, RooflineUS(r.M, r.N, r.K, r.DType, b.Peak, b.ReadBW)/r.GraphUS*100, r.Kernel, r.SplitK)
+			label(r.Shape), r.M, r.N, r.K, r.GraphUS, r.GraphP90, r.EventsUS, r.PeerUS, ratio, b.RooflineUS(r.Shape)/r.GraphUS*100, r.Kernel, r.SplitK)
 	}
 	if len(losses) > 0 {
 		var worst, sum float64

@@ -8,23 +8,20 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/fileio"
-	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// Peer holds peer_cublas.py's graph-replay times by shape and dtype.
-type Peer map[string]float64
+// Peer holds peer_cublas.py's graph-replay times by shape: name, M, N, K,
+// dtype and, for e4m3, the scaling mode (an e4m3 row of the bench is joined
+// with the peer's time of the same scaling).
+type Peer map[tuning.Shape]float64
 
-func peerKey(name string, m, n, k int, dt dispatch.DType) string {
-	return fmt.Sprintf("%s/%d/%d/%d/%s", name, m, n, k, dt)
-}
+// US returns the peer's time for the shape, 0 when the peer has none.
+func (p Peer) US(s tuning.Shape) float64 { return p[s] }
 
-// US returns cuBLAS's time for the shape, 0 when the peer has none.
-func (p Peer) US(name string, m, n, k int, dt dispatch.DType) float64 {
-	return p[peerKey(name, m, n, k, dt)]
-}
-
-// ReadPeer reads peer_cublas.py's CSV: graph_us by shape (dtype bf16 where
-// the column is missing or empty, as the script assumes).
+// ReadPeer reads peer_cublas.py's CSV: graph_us by shape (dtype bf16 and
+// scaling tensor where those columns are missing or empty, as the script
+// assumes). Rows whose status is "unsupported" (a scaling mode the runner's
+// torch refuses: the note column says why) carry no time and are left out.
 func ReadPeer(path string) (Peer, error) {
 	f, err := fileio.ReadCSV(path, "name", "M", "N", "K", "graph_us")
 	if err != nil {
@@ -32,22 +29,27 @@ func ReadPeer(path string) (Peer, error) {
 	}
 	out := Peer{}
 	for r := range f.Rows() {
-		dt := dispatch.BF16
-		if s := r.Str("dtype"); s != "" {
-			dt, err = kernels.ParseDType(s)
-			r.Fail(err)
+		s := tuning.ShapeOf(r)
+		switch st := r.Str("status"); st {
+		case "", "ok":
+		case "unsupported":
+			if err := r.Err(); err != nil {
+				return nil, err
+			}
+			continue
+		default:
+			r.Fail(fmt.Errorf("status %q: want ok, unsupported or empty", st))
 		}
-		m, n, k := dims(r)
-		key, t := peerKey(r.Raw("name"), m, n, k, dt), timeUS(r, "graph_us", false)
+		t := timeUS(r, "graph_us", false)
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
-		out[key] = t
+		out[s] = t
 	}
 	return out, nil
 }
 
-// peerDType is a dtype as peer_cublas.py spells it (bf16, fp16).
+// peerDType is a dtype as peer_cublas.py spells it (bf16, fp16, e4m3).
 func peerDType(dt dispatch.DType) string {
 	if dt == dispatch.F16 {
 		return "fp16"
@@ -56,7 +58,9 @@ func peerDType(dt dispatch.DType) string {
 }
 
 // Points lists every M a tuning run with buckets up to maxM times (sample
-// and probe Ms) per weight, as a shapes CSV peer_cublas.py reads.
+// and probe Ms) per weight, as a shapes CSV peer_cublas.py reads. It has no
+// scaling column: the tuner times e4m3 weights per-tensor, the mode both
+// peer_cublas.py and ShapeOf assume without one.
 func Points(weights []tuning.Weight, maxM int) []byte {
 	var b strings.Builder
 	b.WriteString("name,M,N,K,dtype\n")

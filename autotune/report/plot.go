@@ -64,8 +64,8 @@ func finiteRange(lo, hi float64) bool {
 }
 
 // rooflinePlot draws achieved TFLOP/s against M for gemmroute and cuBLAS
-// beside the roofline (RooflineUS as a rate) for rows of one weight.
-func rooflinePlot(path, title string, rows []BenchRow, readBW, peak float64) error {
+// beside the roofline (Ceilings.RooflineUS as a rate) for rows of one weight.
+func rooflinePlot(path, title string, rows []BenchRow, c Ceilings) error {
 	rows = slices.SortedFunc(slices.Values(rows), func(a, b BenchRow) int { return cmp.Compare(a.M, b.M) })
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (N=%d, K=%d)", title, rows[0].N, rows[0].K)
@@ -80,7 +80,7 @@ func rooflinePlot(path, title string, rows []BenchRow, readBW, peak float64) err
 		if r.PeerUS > 0 {
 			peer = append(peer, plotter.XY{X: x, Y: flops / r.PeerUS / 1e6})
 		}
-		roof = append(roof, plotter.XY{X: x, Y: flops / RooflineUS(r.M, r.N, r.K, r.DType, peak, readBW) / 1e6})
+		roof = append(roof, plotter.XY{X: x, Y: flops / c.RooflineUS(r.Shape) / 1e6})
 	}
 	for _, s := range []struct {
 		label string

@@ -43,7 +43,7 @@ func TestBenchReport(t *testing.T) {
 	rows, err := ReadBench(bench)
 	require.NoError(t, err)
 	out := filepath.Join(dir, "report")
-	plots, err := (&Bench{Title: "Test GPU", Rows: rows, Sweep: sweep, ReadBW: 4.54e12, Peak: 750e12}).Write(out)
+	plots, err := (&Bench{Title: "Test GPU", Rows: rows, Sweep: sweep, Ceilings: Ceilings{ReadBW: 4.54e12, Peak: 750e12}}).Write(out)
 	require.NoError(t, err)
 	assert.Equal(t, 2, plots)
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))
@@ -70,8 +70,8 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	write(t, peerPath, "name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n")
 	peer, err := ReadPeer(peerPath)
 	require.NoError(t, err)
-	assert.Equal(t, 17.09, peer.US("qkv", 1, 6144, 4096, dispatch.BF16))
-	assert.Equal(t, 16.5, peer.US("qkv", 1, 6144, 4096, dispatch.F16), "peer_cublas.py spells f16 fp16")
+	assert.Equal(t, 17.09, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}))
+	assert.Equal(t, 16.5, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.F16}), "peer_cublas.py spells f16 fp16")
 	write(t, peerPath, "name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n")
 	_, err = ReadPeer(peerPath)
 	assert.ErrorContains(t, err, "peer.csv:2")
@@ -93,9 +93,18 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	back, err := ReadBench(out)
 	require.NoError(t, err)
 	assert.Equal(t, []BenchRow{{Shape: r.Shape, Kernel: "k", SplitK: 1, Level: "exact", GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, FloorUS: 11.09, PeerUS: 17.09}}, back)
+	// An e4m3 row keeps its scaling through the CSV.
+	r8 := r
+	r8.DType, r8.Scaling = dispatch.E4M3, dispatch.ScalingRow
+	require.NoError(t, WriteBench(out, []BenchRow{r, r8}))
+	back, err = ReadBench(out)
+	require.NoError(t, err)
+	require.Len(t, back, 2)
+	assert.Equal(t, []tuning.Shape{r.Shape, r8.Shape}, []tuning.Shape{back[0].Shape, back[1].Shape})
 	// The roofline: M = 1 is bound by reading the weight.
-	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, RooflineUS(1, 6144, 4096, dispatch.BF16, 750e12, 4.54e12), 1e-9)
-	assert.InDelta(t, 2*8192.0*6144*4096/750e12*1e6, RooflineUS(8192, 6144, 4096, dispatch.BF16, 750e12, 4.54e12), 1e-9)
+	h200 := Ceilings{ReadBW: 4.54e12, Peak: 750e12}
+	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, h200.RooflineUS(tuning.Shape{M: 1, N: 6144, K: 4096, DType: dispatch.BF16}), 1e-9)
+	assert.InDelta(t, 2*8192.0*6144*4096/750e12*1e6, h200.RooflineUS(tuning.Shape{M: 8192, N: 6144, K: 4096, DType: dispatch.BF16}), 1e-9)
 }
 
 func TestPoints(t *testing.T) {
@@ -132,13 +141,93 @@ func TestNotesFlagNoisyTimings(t *testing.T) {
 func TestReportRefusesBadRates(t *testing.T) {
 	rows := []BenchRow{{Shape: tuning.Shape{Name: "x", M: 1, N: 64, K: 64, DType: dispatch.BF16}, Kernel: "k", SplitK: 1, GraphUS: 3}}
 	for _, rates := range [][2]float64{{4e12, -1}, {1e-300, 1e15}, {math.NaN(), 1e15}, {4e12, math.Inf(1)}, {0, 1e15}} {
-		_, err := (&Bench{Title: "t", Rows: rows, ReadBW: rates[0], Peak: rates[1]}).Write(t.TempDir())
+		_, err := (&Bench{Title: "t", Rows: rows, Ceilings: Ceilings{ReadBW: rates[0], Peak: rates[1]}}).Write(t.TempDir())
 		assert.ErrorContains(t, err, "want a rate", "%v", rates)
-		assert.ErrorContains(t, (&Tune{Result: &tuning.Result{}, ReadBW: rates[0], Peak: rates[1]}).Write(t.TempDir()), "want a rate", "%v", rates)
+		assert.ErrorContains(t, (&Tune{Result: &tuning.Result{}, Ceilings: Ceilings{ReadBW: rates[0], Peak: rates[1]}}).Write(t.TempDir()), "want a rate", "%v", rates)
 	}
 	for _, r := range [][2]float64{{0, 1}, {-1, 1}, {1, math.Inf(1)}, {math.NaN(), 1}, {1, math.NaN()}, {2, 1}} {
 		assert.Empty(t, powersOfTwo{}.Ticks(r[0], r[1]), "%v", r)
 		assert.Empty(t, oneTwoFive{}.Ticks(r[0], r[1]), "%v", r)
 	}
 	assert.NotEmpty(t, oneTwoFive{}.Ticks(1e-300, 1e300), "a huge but finite range ticks")
+}
+
+// peer_cublas.py's CSV with e4m3 rows: each joins the bench shape of its
+// scaling (an empty scaling is per-tensor), a row torch refused is left out,
+// and a 16-bit row keeps its dtype-only key.
+func TestReadPeerE4M3Scalings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "peer.csv")
+	const header = "name,M,N,K,dtype,scaling,fast_accum,graph_us,graph_p90_us,events_us,tflops,gbps,floor_us,roofline_pct,fast_graph_us,status,note\n"
+	write(t, path, header+
+		"down,16,4096,14336,bf16,,,32.3,33,40,58,1800,27,84,,ok,\n"+
+		"down,16,4096,14336,e4m3,tensor,false,18.5,19,25,101,3200,13.6,73,17.9,ok,\n"+
+		"down,16,4096,14336,e4m3,row,false,19.25,20,26,97,3100,13.6,70,,ok,use_fast_accum=True refused: x\n"+
+		"down,16,4096,14336,e4m3,block128,,,,,,,,,,unsupported,\"RuntimeError: Invalid scaling configuration, more\"\n"+
+		"down,1,4096,14336,e4m3,,false,17.5,18,24,7,3300,13,74,,,\n")
+	peer, err := ReadPeer(path)
+	require.NoError(t, err)
+	down := tuning.Shape{Name: "down", M: 16, N: 4096, K: 14336, DType: dispatch.E4M3}
+	assert.Equal(t, 18.5, peer.US(down), "per-tensor: graph_us (use_fast_accum=false), not fast_graph_us")
+	down.Scaling = dispatch.ScalingRow
+	assert.Equal(t, 19.25, peer.US(down))
+	down.Scaling = dispatch.ScalingBlock
+	assert.Zero(t, peer.US(down), "an unsupported row gives no time")
+	down.Scaling, down.DType = dispatch.ScalingTensor, dispatch.BF16
+	assert.Equal(t, 32.3, peer.US(down), "bf16 is not e4m3")
+	down.M, down.DType = 1, dispatch.E4M3
+	assert.Equal(t, 17.5, peer.US(down), "an empty scaling and status: per-tensor, ok")
+	assert.Len(t, peer, 4)
+
+	for _, tc := range []struct{ row, want string }{
+		{"down,16,4096,14336,e4m3,row,false,19,20,26,97,3100,13.6,70,,maybe,", `peer.csv:2: status "maybe": want ok, unsupported or empty`},
+		{"down,16,4096,14336,e4m3,col,false,19,20,26,97,3100,13.6,70,,ok,", `peer.csv:2: gemmroute: invalid argument: unknown scaling "col"`},
+		{"down,16,4096,14336,bf16,row,,19,20,26,97,3100,13.6,70,,ok,", "peer.csv:2: gemmroute: invalid argument: scaling row on a bf16 shape"},
+		{"down,16,4096,14336,e4m3,row,false,,,,,,,,,ok,", `peer.csv:2: graph_us "" is not a finite number`},
+		{"down,0,4096,14336,e4m3,block128,,,,,,,,,,unsupported,x", "peer.csv:2: M 0: want 1 to"},
+	} {
+		write(t, path, header+tc.row+"\n")
+		_, err := ReadPeer(path)
+		assert.ErrorContains(t, err, tc.want, tc.row)
+	}
+}
+
+// e4m3's roofline: one-byte operands, a bf16 output, the e4m3 rate (twice
+// the 16-bit one unless measured).
+func TestRooflineE4M3(t *testing.T) {
+	flops, bytes := Work(16, 4096, 14336, dispatch.E4M3)
+	assert.Equal(t, 2*16.0*4096*14336, flops)
+	assert.Equal(t, 16.0*14336+4096*14336+2*16*4096, bytes, "A and B one byte each, D bf16")
+	_, bytes16 := Work(16, 4096, 14336, dispatch.BF16)
+	assert.Equal(t, 2*(16.0*14336+4096*14336+16*4096), bytes16)
+
+	c := Ceilings{ReadBW: 4.45e12, Peak: 715e12}
+	assert.Equal(t, 715e12, c.Rate(dispatch.BF16))
+	assert.Equal(t, 715e12, c.Rate(dispatch.F16))
+	assert.Equal(t, 1430e12, c.Rate(dispatch.E4M3), "no measured e4m3 rate: twice the 16-bit one")
+	c.PeakFP8 = 1285e12
+	assert.Equal(t, 1285e12, c.Rate(dispatch.E4M3))
+	assert.Equal(t, 715e12, c.Rate(dispatch.BF16), "PeakFP8 is for e4m3 only")
+
+	small := tuning.Shape{M: 1, N: 4096, K: 14336, DType: dispatch.E4M3}
+	assert.InDelta(t, (14336.0+4096*14336+2*4096)/4.45e12*1e6, c.RooflineUS(small), 1e-9, "M = 1 reads the one-byte weight")
+	big := tuning.Shape{M: 8192, N: 4096, K: 14336, DType: dispatch.E4M3}
+	assert.InDelta(t, 2*8192.0*4096*14336/1285e12*1e6, c.RooflineUS(big), 1e-9, "large M at the e4m3 rate")
+
+	rows := []BenchRow{{Shape: big, Kernel: "k", SplitK: 1, GraphUS: 1000}}
+	_, err := (&Bench{Title: "t", Rows: rows, Ceilings: Ceilings{ReadBW: 4e12, Peak: 7e14, PeakFP8: -1}}).Write(t.TempDir())
+	assert.ErrorContains(t, err, "e4m3 peak rate -1: want a rate")
+}
+
+// Rows of one weight in several dtypes or scalings are told apart in logs,
+// tables and plots; bf16 rows keep their bare name.
+func TestLabel(t *testing.T) {
+	s := tuning.Shape{Name: "down", M: 1, N: 4096, K: 14336, DType: dispatch.BF16}
+	assert.Equal(t, "down", label(s))
+	s.DType = dispatch.F16
+	assert.Equal(t, "down f16", label(s))
+	s.DType = dispatch.E4M3
+	assert.Equal(t, "down e4m3/tensor", label(s))
+	s.Scaling = dispatch.ScalingBlock
+	assert.Equal(t, "down e4m3/block128", label(s))
+	assert.Contains(t, BenchRow{Shape: s, GraphUS: 20, Kernel: "k", SplitK: 1}.Line(), "down e4m3/block128 M=    1")
 }

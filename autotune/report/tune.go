@@ -20,15 +20,15 @@ import (
 // reject) and a roofline plot per weight.
 type Tune struct {
 	*tuning.Result
-	Devices      int
-	Elapsed      time.Duration
-	Peer         Peer
-	ReadBW, Peak float64 // the roofline's bandwidth (bytes/s) and rate (FLOP/s)
+	Devices  int
+	Elapsed  time.Duration
+	Peer     Peer
+	Ceilings // the roofline's bandwidth and rates
 }
 
 // Write writes the report into dir.
 func (r *Tune) Write(dir string) error {
-	if err := checkRoofline(r.ReadBW, r.Peak); err != nil {
+	if err := r.check(); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -51,7 +51,7 @@ func (r *Tune) Write(dir string) error {
 		}
 		title := w.Name + " " + w.DType.String()
 		png := plotName(w.Name + "-" + w.DType.String())
-		if err := rooflinePlot(filepath.Join(dir, png), title, rows, r.ReadBW, r.Peak); err != nil {
+		if err := rooflinePlot(filepath.Join(dir, png), title, rows, r.Ceilings); err != nil {
 			return err
 		}
 		fmt.Fprintf(&md, "![%s](%s)\n\n", title, png)
@@ -163,9 +163,10 @@ func (r *Tune) chosenRows(w tuning.Weight) []BenchRow {
 			if !ok || !timed {
 				continue
 			}
-			rows = append(rows, BenchRow{Shape: tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}, Kernel: c.Kernel, SplitK: c.SplitK,
+			sh := tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}
+			rows = append(rows, BenchRow{Shape: sh, Kernel: c.Kernel, SplitK: c.SplitK,
 				GraphUS: t.Median, GraphP90: t.P90, EventsUS: s.Events[m].Median, EventsP90: s.Events[m].P90,
-				FloorUS: RooflineUS(m, w.N, w.K, w.DType, r.Peak, r.ReadBW), PeerUS: r.Peer.US(w.Name, m, w.N, w.K, w.DType)})
+				FloorUS: r.RooflineUS(sh), PeerUS: r.Peer.US(sh)})
 		}
 	}
 	slices.SortFunc(rows, func(a, b BenchRow) int { return a.M - b.M })
@@ -176,7 +177,7 @@ func (r *Tune) chosenRows(w tuning.Weight) []BenchRow {
 // replay, per-call events, % of the roofline, and cuBLAS when a peer CSV was
 // given.
 func (r *Tune) timedChoices(w *strings.Builder) {
-	fmt.Fprintf(w, "## The choices, timed\n\nThe exact entries' choices at every timed M (probe Ms included): graph replay (median, p90), per-call events after an L2 flush, %% of the roofline (read %.2f TB/s, dense %.0f TFLOP/s)", r.ReadBW/1e12, r.Peak/1e12)
+	fmt.Fprintf(w, "## The choices, timed\n\nThe exact entries' choices at every timed M (probe Ms included): graph replay (median, p90), per-call events after an L2 flush, %% of the roofline (read %.2f TB/s, dense %.0f TFLOP/s, e4m3 %.0f)", r.ReadBW/1e12, r.Peak/1e12, r.Rate(dispatch.E4M3)/1e12)
 	if len(r.Peer) > 0 {
 		fmt.Fprint(w, ", and peer_cublas.py's graph-replay time (ratio above 1: gemmroute is faster)")
 	}

@@ -89,7 +89,7 @@ func (d *ModelMeasurer) account(w Weight, m int, c Candidate, spend func(est flo
 func (d *ModelMeasurer) Check(w Weight, m int, c Candidate) error {
 	_, err := d.account(w, m, c, func(est float64) {
 		mk, nk, mn := float64(m)*float64(w.K), float64(w.N)*float64(w.K), float64(m)*float64(w.N)
-		if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.checkedAt != s {
+		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}); d.checkedAt != s {
 			d.checkedAt = s
 			d.spend(m, (mk+nk+mn)/hostElemsPerSec+2*(mk+nk)/copyBytesPerSec+17*mn/hostAllocPerSec)
 		}
@@ -104,7 +104,7 @@ func (d *ModelMeasurer) Check(w Weight, m int, c Candidate) error {
 // Time returns the model's estimate and counts what graph replay would spend.
 func (d *ModelMeasurer) Time(w Weight, m int, c Candidate, reps int) (Timing, error) {
 	est, err := d.account(w, m, c, func(est float64) {
-		if s := (Shape{w.Name, m, w.N, w.K, w.DType}); d.timedAt != s {
+		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}); d.timedAt != s {
 			d.timedAt = s
 			elems := float64(m)*float64(w.K) + float64(w.N)*float64(w.K)
 			d.spend(m, elems/hostElemsPerSec+2*elems/copyBytesPerSec)

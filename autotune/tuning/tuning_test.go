@@ -275,7 +275,22 @@ func TestReadShapesTheSharedFormat(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype\nqkv,1,6144,4096,bf16\no,16,4096,4096,fp16\nx,2,8,8,\n"), 0o644))
 	got, err := tuning.ReadShapes(path)
 	require.NoError(t, err)
-	assert.Equal(t, []tuning.Shape{{"qkv", 1, 6144, 4096, dispatch.BF16}, {"o", 16, 4096, 4096, dispatch.F16}, {"x", 2, 8, 8, dispatch.BF16}}, got)
+	assert.Equal(t, []tuning.Shape{{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}, {Name: "o", M: 16, N: 4096, K: 4096, DType: dispatch.F16}, {Name: "x", M: 2, N: 8, K: 8, DType: dispatch.BF16}}, got)
+
+	// e4m3 shapes name their scaling (per-tensor when empty); 16-bit ones take none.
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nd,1,4096,14336,e4m3,row\nd,1,4096,14336,e4m3,\nd,1,4096,14336,e4m3,block128\nq,2,8,8,bf16,tensor\n"), 0o644))
+	got, err = tuning.ReadShapes(path)
+	require.NoError(t, err)
+	d := tuning.Shape{Name: "d", M: 1, N: 4096, K: 14336, DType: dispatch.E4M3}
+	row, block := d, d
+	row.Scaling, block.Scaling = dispatch.ScalingRow, dispatch.ScalingBlock
+	assert.Equal(t, []tuning.Shape{row, d, block, {Name: "q", M: 2, N: 8, K: 8, DType: dispatch.BF16}}, got)
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nq,2,8,8,bf16,row\n"), 0o644))
+	_, err = tuning.ReadShapes(path)
+	assert.ErrorContains(t, err, "shapes.csv:2: gemmroute: invalid argument: scaling row on a bf16 shape")
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nd,1,8,8,e4m3,block64\n"), 0o644))
+	_, err = tuning.ReadShapes(path)
+	assert.ErrorContains(t, err, `shapes.csv:2: gemmroute: invalid argument: unknown scaling "block64"`)
 
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K\nqkv,one,6144,4096\n"), 0o644))
 	_, err = tuning.ReadShapes(path)

@@ -66,12 +66,15 @@ func ModelWeights(model string, dtypes []dispatch.DType) ([]Weight, error) {
 	return out, nil
 }
 
-// Shape is one row of a shapes CSV (name,M,N,K[,dtype]), the columns
-// ../shared/gpu/peer_cublas.py reads, so that outputs line up row for row.
+// Shape is one row of a shapes CSV (name,M,N,K[,dtype][,scaling]), the
+// columns scripts/peer_cublas.py reads, so that outputs line up row for row.
+// Scaling is an e4m3 shape's scaling mode (per-tensor when the column is
+// absent or empty); 16-bit shapes have none (ScalingTensor, the zero value).
 type Shape struct {
 	Name    string
 	M, N, K int
 	DType   dispatch.DType
+	Scaling dispatch.Scaling
 }
 
 // ReadShapes reads a shapes CSV; a missing or empty dtype is bf16.
@@ -92,14 +95,22 @@ func ReadShapes(path string) ([]Shape, error) {
 }
 
 // ShapeOf reads a shape from a CSV row's name, M, N, K (each in [1, MaxDim])
-// and optional dtype (bf16 when absent) columns; what is wrong stays on the
-// row (r.Err).
+// and optional dtype (bf16 when absent) and scaling (tensor when absent; only
+// e4m3 shapes take another) columns; what is wrong stays on the row (r.Err).
 func ShapeOf(r *fileio.Row) Shape {
 	s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), DType: dispatch.BF16}
 	if dt := r.Str("dtype"); dt != "" {
 		var err error
 		s.DType, err = kernels.ParseDType(dt)
 		r.Fail(err)
+	}
+	if sc := r.Str("scaling"); sc != "" {
+		var err error
+		s.Scaling, err = kernels.ParseScaling(sc)
+		r.Fail(err)
+		if err == nil && s.Scaling != dispatch.ScalingTensor && s.DType != dispatch.E4M3 {
+			r.Fail(fmt.Errorf("%w: scaling %s on a %s shape: only e4m3 shapes take scales (leave the column empty)", kernels.ErrInvalidArgument, s.Scaling, s.DType))
+		}
 	}
 	return s
 }
