@@ -1,6 +1,6 @@
 // mma_sm80.cuh — sm_80 warp-level primitives as inline PTX: mma.sync
-// m16n8k16 (fp32 accumulate; in the sm_90 image also m16n8k32 for e4m3,
-// sm_89+), ldmatrix and cp.async.
+// m16n8k16 (fp32 accumulate; in the sm_90 image also a k32 step on e4m3,
+// converted exactly to f16), ldmatrix and cp.async.
 #pragma once
 #include <stdint.h>
 #include "convert.cuh"
@@ -23,10 +23,38 @@ template <typename T> struct mma_op;
   };
 GR_MMA_M16N8(__nv_bfloat16, "m16n8k16", "bf16")
 GR_MMA_M16N8(__half, "m16n8k16", "f16")
-#if defined(GR_HOPPER)
-GR_MMA_M16N8(__nv_fp8_e4m3, "m16n8k32", "e4m3")
-#endif
 #undef GR_MMA_M16N8
+
+#if defined(GR_HOPPER)
+// e4m3x4_to_f16 converts the four e4m3 of w (element 0 in the low byte)
+// exactly to f16 pairs: lo holds elements 0, 1 and hi 2, 3.
+__device__ __forceinline__ void e4m3x4_to_f16(uint32_t w, uint32_t &lo, uint32_t &hi) {
+  const __half2_raw l = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)(w & 0xFFFFu), __NV_E4M3);
+  const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)(w >> 16), __NV_E4M3);
+  lo = (uint32_t)l.x | (uint32_t)l.y << 16;
+  hi = (uint32_t)h.x | (uint32_t)h.y << 16;
+}
+
+// mma_op<e4m3>: the k32 step as two m16n8k16 f16 steps on the exactly
+// converted operands (mma.sync on e4m3 gave wrong sums on the H200 in
+// docs/perf/2026-12-01-h200-fp8). Register r's elements 0, 1 and 2, 3 take
+// the k16 step's k-slots of its low and high f16 pair, for A and B alike,
+// so the pairing of A's and B's K is kept.
+template <> struct mma_op<__nv_fp8_e4m3> {
+  static __device__ __forceinline__ void run(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                             uint32_t b0, uint32_t b1) {
+    uint32_t a[4][2], b[2][2];
+    e4m3x4_to_f16(a0, a[0][0], a[0][1]);
+    e4m3x4_to_f16(a1, a[1][0], a[1][1]);
+    e4m3x4_to_f16(a2, a[2][0], a[2][1]);
+    e4m3x4_to_f16(a3, a[3][0], a[3][1]);
+    e4m3x4_to_f16(b0, b[0][0], b[0][1]);
+    e4m3x4_to_f16(b1, b[1][0], b[1][1]);
+    mma_op<__half>::run(d, a[0][0], a[1][0], a[0][1], a[1][1], b[0][0], b[0][1]);
+    mma_op<__half>::run(d, a[2][0], a[3][0], a[2][1], a[3][1], b[1][0], b[1][1]);
+  }
+};
+#endif
 
 // smem_addr is the shared-window address of a pointer into shared memory.
 __device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
