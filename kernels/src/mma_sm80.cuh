@@ -28,11 +28,11 @@ GR_MMA_M16N8(__half, "m16n8k16", "f16")
 #if defined(GR_HOPPER)
 // e4m3x4_to_f16 converts the four e4m3 of w (element 0 in the low byte)
 // exactly to f16 pairs: lo holds elements 0, 1 and hi 2, 3.
+// (Both halves in one asm: ptxas then reads the high half in place, no shift.)
 __device__ __forceinline__ void e4m3x4_to_f16(uint32_t w, uint32_t &lo, uint32_t &hi) {
-  const __half2_raw l = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)(w & 0xFFFFu), __NV_E4M3);
-  const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)(w >> 16), __NV_E4M3);
-  lo = (uint32_t)l.x | (uint32_t)l.y << 16;
-  hi = (uint32_t)h.x | (uint32_t)h.y << 16;
+  asm("{\n.reg .b16 l, h;\nmov.b32 {l, h}, %2;\ncvt.rn.f16x2.e4m3x2 %0, l;\ncvt.rn.f16x2.e4m3x2 %1, h;\n}\n"
+      : "=r"(lo), "=r"(hi)
+      : "r"(w));
 }
 
 // mma_op<e4m3>: the k32 step as two m16n8k16 f16 steps on the exactly

@@ -50,38 +50,46 @@ typedef __nv_fp8_e4m3 e4m3;
 
 // ---- instances (template arguments as kernels/internal/gen writes them) ------
 enum Kind { WS, DMMA, DFMA };
-#define WS8(NAME, BM, BN, ST, SW, NACC, KB, B128)                                                          \
+#define WS8(NAME, BM, BN, ST, SW, NACC, KB, B128, PP)                                                      \
   extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1)                        \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                    \
-    gr::ws_wgmma<e4m3, bf16, BM, BN, ST, SW, NACC, 1, KB, false, B128>(p);                                \
+    gr::ws_wgmma<e4m3, bf16, BM, BN, ST, SW, NACC, 1, KB, PP, B128>(p);                                   \
   }
 #define DMMA8(NAME, NT8, RG, W, U, LV) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { gr::decode_mma<e4m3, bf16, NT8, RG, W, U, LV>(p); }
 #define DFMA8(NAME, BM, BN, VEC, W, U) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { gr::decode_fma<e4m3, bf16, BM, BN, VEC, W, U>(p); }
 #define GR_WS(X)                                        \
-  X(ws8_128x256_s4, 128, 256, 4, false, 1, 1, false)   \
-  X(ws8_128x192_s5, 128, 192, 5, false, 1, 1, false)   \
-  X(ws8_128x128_s6, 128, 128, 6, false, 1, 1, false)   \
-  X(sw8_16x64_s16, 16, 64, 16, true, 4, 1, false)      \
-  X(sw8_16x128_s12, 16, 128, 12, true, 4, 1, false)    \
-  X(sw8_32x128_s8, 32, 128, 8, true, 4, 1, false)      \
-  X(sw8_32x128_s5_k2, 32, 128, 5, true, 4, 2, false)   \
-  X(sw8_64x128_s8, 64, 128, 8, true, 4, 1, false)      \
-  X(sw8_64x64_s10, 64, 64, 10, true, 4, 1, false)      \
-  X(sw8_128x128_s6, 128, 128, 6, true, 2, 1, false)    \
-  X(b128_128x128_s6, 128, 128, 6, false, 1, 1, true)   \
-  X(b128sw_16x64_s16, 16, 64, 16, true, 4, 1, true)    \
-  X(b128sw_16x128_s12, 16, 128, 12, true, 4, 1, true)  \
-  X(b128sw_32x128_s8, 32, 128, 8, true, 4, 1, true)    \
-  X(b128sw_64x128_s8, 64, 128, 8, true, 4, 1, true)
+  X(ws8_128x256_s4, 128, 256, 4, false, 1, 1, false, false)   \
+  X(ws8_128x192_s5, 128, 192, 5, false, 1, 1, false, false)   \
+  X(ws8_128x128_s6, 128, 128, 6, false, 1, 1, false, false)   \
+  X(ws8_128x128_s3_k2, 128, 128, 3, false, 1, 2, false, false) \
+  X(ws8_128x256_s2_k2, 128, 256, 2, false, 1, 2, false, false) \
+  X(pp8_128x128_s6, 128, 128, 6, false, 1, 1, false, true)   \
+  X(pp8_128x128_s3_k2, 128, 128, 3, false, 1, 2, false, true) \
+  X(sw8_16x64_s16, 16, 64, 16, true, 4, 1, false, false)      \
+  X(sw8_16x128_s12, 16, 128, 12, true, 4, 1, false, false)    \
+  X(sw8_32x128_s8, 32, 128, 8, true, 4, 1, false, false)      \
+  X(sw8_32x128_s5_k2, 32, 128, 5, true, 4, 2, false, false)   \
+  X(sw8_64x128_s8, 64, 128, 8, true, 4, 1, false, false)      \
+  X(sw8_64x64_s10, 64, 64, 10, true, 4, 1, false, false)      \
+  X(sw8_128x128_s6, 128, 128, 6, true, 2, 1, false, false)    \
+  X(b128_128x128_s6, 128, 128, 6, false, 1, 1, true, false)   \
+  X(b128sw_16x64_s16, 16, 64, 16, true, 4, 1, true, false)    \
+  X(b128sw_16x128_s12, 16, 128, 12, true, 4, 1, true, false)  \
+  X(b128sw_32x128_s8, 32, 128, 8, true, 4, 1, true, false)    \
+  X(b128sw_64x128_s8, 64, 128, 8, true, 4, 1, true, false)
 #define GR_DMMA(X)                       \
   X(dmma8_8x16_w8_u2_l1, 1, 1, 8, 2, 1)  \
   X(dmma8_16x16_w8_u2_l1, 2, 1, 8, 2, 1) \
   X(dmma8_8x16_w8_u2_l2, 1, 1, 8, 2, 2)  \
   X(dmma8_16x16_w8_u2_l2, 2, 1, 8, 2, 2) \
   X(dmma8_16x32_w4_u1_l2, 2, 2, 4, 1, 2) \
-  X(dmma8_16x32_w8_u1_l2, 2, 2, 8, 1, 2)
+  X(dmma8_16x32_w8_u1_l2, 2, 2, 8, 1, 2) \
+  X(dmma8_8x16_w8_u4_l2, 1, 1, 8, 4, 2)  \
+  X(dmma8_8x32_w8_u2_l2, 1, 2, 8, 2, 2)  \
+  X(dmma8_16x32_w8_u2_l2, 2, 2, 8, 2, 2) \
+  X(dmma8_8x16_w4_u4_l2, 1, 1, 4, 4, 2)
 #define GR_DFMA(X)                   \
   X(dfma8_1x4_v16_u2, 1, 4, 16, 8, 2) \
   X(dfma8_4x2_v16_u2, 4, 2, 16, 8, 2) \
@@ -98,13 +106,14 @@ struct Inst {
   Kind kind;
   int bm, bn, tile_k, threads, smem;
   bool swap, b128;
+  bool pp;  // ping-pong consumers: launched persistent only
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
-#define WS_I(NAME, BM, BN, ST, SW, NACC, KB, B128) \
-  {#NAME, NAME, WS, BM, BN, 128 * KB, ((SW ? BN : BM) / 64 + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128},
-#define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false},
-#define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false},
+#define WS_I(NAME, BM, BN, ST, SW, NACC, KB, B128, PP) \
+  {#NAME, NAME, WS, BM, BN, 128 * KB, ((SW ? BN : BM) / 64 + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128, PP},
+#define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false},
+#define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false},
 static Inst insts[] = {GR_WS(WS_I) GR_DMMA(DMMA_I) GR_DFMA(DFMA_I)};
 static const char *inst_filter;
 static bool selected(const Inst &in) {
@@ -181,8 +190,10 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
     encode_kmajor(&p.tma_b, p.b, p.k, p.n, p.ldb, in.bn);
   }
 }
-static void launch(const gr_gemm_params &p, const Inst &in, cudaStream_t s) {
+// launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.
+static void launch(const gr_gemm_params &p, const Inst &in, cudaStream_t s, bool persistent = false) {
   dim3 grid((unsigned)cdiv(p.n, in.bn), (unsigned)cdiv(p.m, in.bm), (unsigned)p.split_k);
+  if (persistent || in.pp) grid = dim3((unsigned)std::min<int64_t>(grid.x * (int64_t)grid.y * grid.z, sms), 1, 1);
   in.fn<<<grid, in.threads, in.smem, s>>>(p);
   if (p.split_k > 1) reduce_bf16<<<(int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8), 256, 0, s>>>(p);
 }
@@ -318,11 +329,11 @@ static int check_shape(const Shape &sh, bool quick) {
 }
 
 // ---- timing ------------------------------------------------------------------
-static double time_graph(const std::vector<gr_gemm_params> &ps, const Inst &in, cudaStream_t s, int R) {
+static double time_graph(const std::vector<gr_gemm_params> &ps, const Inst &in, cudaStream_t s, int R, bool pers) {
   cudaGraph_t g;
   cudaGraphExec_t ge;
   CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  for (int r = 0; r < R; ++r) launch(ps[r % ps.size()], in, s);
+  for (int r = 0; r < R; ++r) launch(ps[r % ps.size()], in, s, pers);
   CK(cudaStreamEndCapture(s, &g));
   CK(cudaGraphInstantiate(&ge, g, 0));
   cudaEvent_t e0, e1;
@@ -375,11 +386,13 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
       const double bytes = (double)m * k + (double)n * k + 2.0 * m * n, flops = 2.0 * m * n * k;
       double best = 1e30;
       std::string bestn;
+      std::vector<std::pair<std::string, double>> fam;  // best per name prefix (family)
       for (auto &in : insts) {
         if (!candidate(in, m)) continue;
         const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
-        for (int split : {1, 2, 3, 4, 6, 8}) {
-          if (split > 1 && (tiles * split > 2 * sms || k / split < 512 || m > 256)) continue;
+        for (int split : {1, 2, 3, 4, 6, 8})
+        for (int pers = in.pp; pers < (in.kind == WS && !in.swap && tiles * split > sms ? 2 : 1); ++pers) {
+          if (split > 1 && (tiles * split > 8 * sms || k / split < 512 || m > 256)) continue;
           std::vector<gr_gemm_params> ps(nrot);
           for (int i = 0; i < nrot; ++i) {
             gr_gemm_params &p = ps[i];
@@ -388,15 +401,21 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
             p.alpha = 1.f, p.scaling = GR_SCALE_FOLDED;
             prepare(p, in, split);
           }
-          const double est = time_graph(ps, in, s, nrot);
+          const double est = time_graph(ps, in, s, nrot, pers);
           const int R = est > 400 ? nrot : (int)(cdiv(std::max<int64_t>(20, (int64_t)(2000 / est)), nrot) * nrot);
-          const double us = time_graph(ps, in, s, R);
-          if (all) printf("   %-24s sk%d M=%-5lld N=%-6lld K=%-6lld %9.2f us\n", in.name, split, (long long)m, (long long)n, (long long)k, us);
-          if (us < best) best = us, bestn = std::string(in.name) + "/sk" + std::to_string(split);
+          const double us = time_graph(ps, in, s, R, pers);
+          if (all) printf("   %-24s sk%d%s M=%-5lld N=%-6lld K=%-6lld %9.2f us\n", in.name, split, pers ? "/pers" : "", (long long)m, (long long)n, (long long)k, us);
+          if (us < best) best = us, bestn = std::string(in.name) + "/sk" + std::to_string(split) + (pers ? "/pers" : "");
+          const std::string f = std::string(in.name).substr(0, std::string(in.name).find('_')) + (pers ? "p" : "");
+          auto it = std::find_if(fam.begin(), fam.end(), [&](auto &e) { return e.first == f; });
+          if (it == fam.end()) fam.push_back({f, us});
+          else it->second = std::min(it->second, us);
         }
       }
-      printf("%6lldx%-7lld %6lld %10.2f %6.1f%% %9.1f  %s\n", (long long)n, (long long)k, (long long)m, best,
-             100 * bytes / 4.45e12 / (best * 1e-6), flops / (best * 1e-6) / 1e12, bestn.c_str());
+      std::string fams;
+      for (auto &e : fam) fams += " " + e.first + "=" + std::to_string(e.second).substr(0, 6);
+      printf("%6lldx%-7lld %6lld %10.2f %6.1f%% %9.1f  %s  [%s ]\n", (long long)n, (long long)k, (long long)m, best,
+             100 * bytes / 4.45e12 / (best * 1e-6), flops / (best * 1e-6) / 1e12, bestn.c_str(), fams.c_str());
       fflush(stdout);
       cudaFree(a), cudaFree(d), cudaFree(ws);
     }
