@@ -43,3 +43,38 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	assert.True(t, pl.Kernel.Experimental)
 	assert.Equal(t, LevelDefault, pl.Level)
 }
+
+// A persistent kernel is launched with min(tiles, SMs) blocks in one
+// dimension; the others with the tile grid.
+func TestPersistentGrid(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	dev, err := DevicePreset("h200")
+	require.NoError(t, err)
+	pl := NewPlanner(cat, nil, dev)
+	seen := 0
+	for _, k := range cat.Kernels() {
+		if !k.Persistent || !k.RunsOn(dev.Arch) {
+			continue
+		}
+		seen++
+		for _, c := range []struct {
+			m, n  int
+			split int
+			want  uint32
+		}{{128, 256, 1, 2}, {4096, 4096, 1, 132}, {256, 1024, 3, 48}, {300, 200, 1, 6}} {
+			p := PlaceholderProblem(c.m, c.n, 4096, k.In)
+			p.Out, p.ScaleA, p.ScaleB = k.Out, 1, 1
+			plan, err := pl.PlanKernel(&p, k.Name, c.split)
+			require.NoError(t, err, k.Name)
+			tiles := ceilDiv(c.m, k.TileM) * ceilDiv(c.n, k.TileN) * plan.SplitK
+			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+			assert.Equal(t, c.want, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+		}
+	}
+	require.NotZero(t, seen, "no persistent kernel in the catalog")
+	p := PlaceholderProblem(4096, 4096, 4096, BF16)
+	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{32, 32, 1}, plan.grid, "a tile grid")
+}

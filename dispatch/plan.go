@@ -50,8 +50,9 @@ type Plan struct {
 }
 
 // geometry fills a Plan from a route and the live problem (no allocation);
-// planner is the one that chose the route (nil for PlanKernel's).
-func geometry(p *Problem, r *route, planner *Planner) Plan {
+// planner is the one that chose the route (nil for PlanKernel's), sms the
+// device's SM count (a persistent kernel's grid).
+func geometry(p *Problem, r *route, planner *Planner, sms int) Plan {
 	k := r.kernel
 	s := r.splitK
 	kps := p.K
@@ -66,6 +67,10 @@ func geometry(p *Problem, r *route, planner *Planner) Plan {
 		problem: *p, route: r, planner: planner,
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
+	}
+	if k.Persistent { // at most one block per SM, walking the tiles
+		tiles := int64(pl.grid[0]) * int64(pl.grid[1]) * int64(pl.grid[2])
+		pl.grid = [3]uint32{uint32(min(tiles, int64(max(sms, 1)))), 1, 1}
 	}
 	if s > 1 {
 		pl.WorkspaceBytes = splitWorkspace(p, s)

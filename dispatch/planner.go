@@ -137,7 +137,7 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p)
 	}
-	return geometry(p, r, pl), nil
+	return geometry(p, r, pl, pl.dev.SMs), nil
 }
 
 // classRoute plans p's key at the lowest and the highest M of its class and,
@@ -196,7 +196,7 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
 		return Plan{}, fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, name, rj.detail)
 	}
-	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}, nil), nil
+	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}, nil, pl.dev.SMs), nil
 }
 
 // noKernelError says why no kernel fits p: the rejections grouped by rule.

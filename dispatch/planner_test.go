@@ -112,9 +112,14 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 	require.NotNil(t, out.Kernel)
 	require.Empty(t, CheckKernel(out.Kernel, p, pl.dev, out.SplitK), "plan for %+v on %s", *p, pl.dev.Arch)
 	k := out.Kernel
-	require.GreaterOrEqual(t, int(out.grid[0])*k.TileN, p.N)
-	require.GreaterOrEqual(t, int(out.grid[1])*k.TileM, p.M)
-	require.Equal(t, uint32(out.SplitK), out.grid[2])
+	if k.Persistent { // min(tiles, SMs) blocks walk the tiles
+		tiles := ceilDiv(p.N, k.TileN) * ceilDiv(p.M, k.TileM) * out.SplitK
+		require.Equal(t, [3]uint32{uint32(min(tiles, pl.dev.SMs)), 1, 1}, out.grid)
+	} else {
+		require.GreaterOrEqual(t, int(out.grid[0])*k.TileN, p.N)
+		require.GreaterOrEqual(t, int(out.grid[1])*k.TileM, p.M)
+		require.Equal(t, uint32(out.SplitK), out.grid[2])
+	}
 	require.GreaterOrEqual(t, out.SplitK*out.kPerSplit, p.K)
 	if out.SplitK > 1 {
 		require.Less(t, (out.SplitK-1)*out.kPerSplit, p.K, "an empty split")

@@ -75,6 +75,11 @@ type KernelSpec struct {
 	// only a table entry (the tuner's, after its correctness gate) routes to
 	// it.
 	Experimental bool `json:"experimental,omitempty"`
+	// Persistent kernels are launched with min(tiles, SMs) blocks in one
+	// dimension, each walking the tiles (ceil(M/TileM)·ceil(N/TileN)·split-K
+	// of them) in the kernel's own order; others get the tile grid
+	// (ceil(N/TileN), ceil(M/TileM), split-K).
+	Persistent bool `json:"persistent,omitempty"`
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`

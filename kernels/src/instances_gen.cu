@@ -83,6 +83,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
 #endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
+#endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
@@ -156,6 +159,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_bf16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __nv_bfloat16, 1, 4, 16, 8, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -217,6 +223,12 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_bf16_f32_tn_128x128x256_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 3, false, 1, 1, 2, true, false>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, true>(p); }
@@ -295,6 +307,12 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_f16_f32_tn_128x128x256_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 3, false, 1, 1, 2, true, false>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, false, true>(p); }

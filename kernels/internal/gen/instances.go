@@ -92,6 +92,9 @@ func instanceList() []instance {
 			{64, 64, 10, 1}, {64, 64, 6, 2}, {128, 128, 6, 1}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true})
 		}
+		// ws_wgmma_pp: ping-pong under a persistent grid (v6). Experimental
+		// until the engine has run it.
+		out = append(out, instance{in: dt, out: dt, args: wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true}, experimental: true})
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -121,6 +124,8 @@ func e4m3Instances() []instance {
 			{64, 64, 10, 1}, {128, 128, 6, 1}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, fp8: true})
 		}
+		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true})
+		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, fp8: true, pp: true})
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, b128: true})
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
@@ -244,5 +249,6 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 		k.Scalings = f.scalings
 	}
 	k.Experimental = in.experimental
+	k.Persistent = f.persistent
 	return k
 }
