@@ -56,7 +56,9 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 			k.Family, k.MinArch, k.TileM, k.TileN, k.TileK, k.MaxSplitK = "decode_mma", SM90, 16, 64, 64, 16
 			k.Model.RateShare = 0.25
 		}),
-		kernel("fp8_89", func(k *kernels.KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
+		kernel("fp8_89", func(k *kernels.KernelSpec) {
+			k.MinArch, k.In, k.KMultiple, k.Scalings = SM89, E4M3, 16, []kernels.Scaling{ScalingTensor, ScalingRow}
+		}),
 	}})
 	require.NoError(t, err)
 	return cat
