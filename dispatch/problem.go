@@ -353,6 +353,23 @@ func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling
 	return p.Alpha, uintptr(p.ScaleAPtr), uintptr(p.ScaleBPtr), scaling
 }
 
+// scalingText says an e4m3 problem's scaling for Explain's and
+// ErrNoKernel's first line (", row scaling (device vectors)"); "" for
+// 16-bit inputs.
+func (p *Problem) scalingText() string {
+	if p.In != E4M3 {
+		return ""
+	}
+	how := "device scalars"
+	switch {
+	case p.scalarScales():
+		how = "scalars folded into alpha"
+	case p.Scaling != ScalingTensor:
+		how = "device vectors"
+	}
+	return fmt.Sprintf(", %s scaling (%s)", p.Scaling, how)
+}
+
 // kernelScaling is the scaling mode a kernel must take to run p (e4m3
 // only): Scaling, or tensor when K = 0, where the launch folds
 // (kernelScales).
