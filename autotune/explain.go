@@ -39,22 +39,22 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		return func(std *stdio, rest []string) int {
 			set := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-			p := dispatch.PlaceholderProblem(*m, *n, *k, dispatch.BF16)
-			p.ScaleA, p.ScaleB = 1, 1
+			dt, err := kernels.ParseDType(*in)
+			p := dispatch.PlaceholderProblem(*m, *n, *k, dt) // e4m3: bf16 out, unit scales
 			for name, ld := range map[string]struct{ dst, v *int }{"lda": {&p.LDA, lda}, "ldb": {&p.LDB, ldb}, "ldc": {&p.LDC, ldc}} {
 				if set[name] {
 					*ld.dst = *ld.v
 				}
 			}
-			dev, err := explainDevice(*device, *arch)
+			var dev dispatch.DeviceInfo
+			if err == nil {
+				dev, err = explainDevice(*device, *arch)
+			}
 			if err == nil {
 				err = custom.apply(&dev, set)
 			}
-			if err == nil {
-				p.In, err = kernels.ParseDType(*in)
-			}
-			if err == nil {
-				p.Out, err = outDType(p.In, *out)
+			if err == nil && *out != "" {
+				p.Out, err = kernels.ParseDType(*out)
 			}
 			if err == nil {
 				p.A, err = alignedPtr(1, "align-a", *alignA)
@@ -128,17 +128,6 @@ func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 		dev.Arch = a
 	}
 	return dev, err
-}
-
-// outDType parses the output dtype, defaulting to the input's (bf16 for e4m3).
-func outDType(in dispatch.DType, out string) (dispatch.DType, error) {
-	switch {
-	case out != "":
-		return kernels.ParseDType(out)
-	case in == dispatch.E4M3:
-		return dispatch.BF16, nil
-	}
-	return in, nil
 }
 
 // parseArch parses an arch flag value ("": none).
