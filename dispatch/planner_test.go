@@ -502,3 +502,40 @@ func TestExplainSaysScaling(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out.Explain(), "problem: M=16 N=4096 K=4096\n", "16-bit problems have no scaling")
 }
+
+// A table entry's e4m3 kernel that does not take a problem's scaling is
+// passed over, and the heuristic picks among the kernels that take it.
+func TestPlanScalingPassesOverTable(t *testing.T) {
+	m := testCatalog(t).Manifest()
+	b128 := *testCatalog(t).Kernel("fp8_89")
+	b128.Name, b128.Scalings = "fp8_b128_89", []kernels.Scaling{ScalingBlock}
+	m.Kernels = append(m.Kernels, b128)
+	cat, err := kernels.NewCatalog(m)
+	require.NoError(t, err)
+	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
+		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", SplitK: 1}}}}}
+	pl := NewPlanner(cat, tab, L4)
+	for _, c := range []struct {
+		s      Scaling
+		level  Level
+		kernel string
+		note   string
+	}{
+		{ScalingTensor, LevelExact, "fp8_89", ""},
+		{ScalingRow, LevelExact, "fp8_89", ""},
+		{ScalingBlock, LevelHeuristic, "fp8_b128_89", "names fp8_89, which fails here: takes [tensor row] scaling, problem has block128"},
+	} {
+		p := testProblem(16, 4096, 4096)
+		e4m3(&p, c.s)
+		out, err := plan(t, pl, &p)
+		require.NoError(t, err, "%s", c.s)
+		checkPlan(t, pl, &p, out, nil)
+		assert.Equal(t, c.level, out.Level, "%s", c.s)
+		assert.Equal(t, c.kernel, out.Kernel.Name, "%s", c.s)
+		text := out.Explain()
+		assert.Contains(t, text, c.note)
+		if c.s != ScalingBlock {
+			assert.Contains(t, text, "1 kernel: take another e4m3 scaling mode\n    fp8_b128_89: takes [block128] scaling, problem has "+c.s.String())
+		}
+	}
+}
