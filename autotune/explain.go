@@ -25,6 +25,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		custom.register(fs)
 		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
 		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
+		scaling := fs.String("scaling", "", "e4m3 scaling: tensor (the scalars 1), row or block128 (placeholder scale vectors)")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")
 		n := fs.Int("n", 4096, "rows of the weight B and columns of D (output features)")
 		k := fs.Int("k", 4096, "reduction length (input features)")
@@ -62,6 +63,9 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			if err == nil {
 				p.B, err = alignedPtr(2, "align-b", *alignB)
 			}
+			if err == nil && *scaling != "" {
+				err = explainScaling(&p, *scaling)
+			}
 			if err != nil || len(rest) > 0 {
 				if err != nil {
 					fmt.Fprintln(std.err, err)
@@ -92,6 +96,27 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			return 0
 		}
 	},
+}
+
+// explainScaling gives p the scaling mode named: row and block128 read
+// placeholder scale vectors (slots 5 and 6); 16-bit inputs take none.
+func explainScaling(p *dispatch.Problem, name string) error {
+	s, err := kernels.ParseScaling(name)
+	switch {
+	case err != nil:
+		return fmt.Errorf("-scaling: %w", err)
+	case p.In != dispatch.E4M3:
+		return fmt.Errorf("-scaling %s: only e4m3 inputs take scales (-dtype e4m3)", name)
+	case s == dispatch.ScalingTensor:
+		return nil
+	}
+	p.Scaling, p.ScaleA, p.ScaleB = s, 0, 0
+	p.ScaleAPtr, _ = dispatch.PlaceholderPtr(5, 256)
+	p.ScaleBPtr, _ = dispatch.PlaceholderPtr(6, 256)
+	if s == dispatch.ScalingBlock {
+		p.ScaleBlock = kernels.ScaleBlockK
+	}
+	return nil
 }
 
 // alignedPtr is a placeholder pointer aligned to exactly align bytes; a bad
