@@ -25,6 +25,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		custom.register(fs)
 		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
 		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
+		scaling := fs.String("scaling", "", "e4m3 scaling: tensor (the scalars 1), row or block128 (placeholder scale vectors)")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")
 		n := fs.Int("n", 4096, "rows of the weight B and columns of D (output features)")
 		k := fs.Int("k", 4096, "reduction length (input features)")
@@ -39,28 +40,31 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		return func(std *stdio, rest []string) int {
 			set := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-			p := dispatch.PlaceholderProblem(*m, *n, *k, dispatch.BF16)
-			p.ScaleA, p.ScaleB = 1, 1
+			dt, err := kernels.ParseDType(*in)
+			p := dispatch.PlaceholderProblem(*m, *n, *k, dt) // e4m3: bf16 out, unit scales
 			for name, ld := range map[string]struct{ dst, v *int }{"lda": {&p.LDA, lda}, "ldb": {&p.LDB, ldb}, "ldc": {&p.LDC, ldc}} {
 				if set[name] {
 					*ld.dst = *ld.v
 				}
 			}
-			dev, err := explainDevice(*device, *arch)
+			var dev dispatch.DeviceInfo
+			if err == nil {
+				dev, err = explainDevice(*device, *arch)
+			}
 			if err == nil {
 				err = custom.apply(&dev, set)
 			}
-			if err == nil {
-				p.In, err = kernels.ParseDType(*in)
-			}
-			if err == nil {
-				p.Out, err = outDType(p.In, *out)
+			if err == nil && *out != "" {
+				p.Out, err = kernels.ParseDType(*out)
 			}
 			if err == nil {
 				p.A, err = alignedPtr(1, "align-a", *alignA)
 			}
 			if err == nil {
 				p.B, err = alignedPtr(2, "align-b", *alignB)
+			}
+			if err == nil && *scaling != "" {
+				err = explainScaling(&p, *scaling)
 			}
 			if err != nil || len(rest) > 0 {
 				if err != nil {
@@ -92,6 +96,27 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			return 0
 		}
 	},
+}
+
+// explainScaling gives p the scaling mode named: row and block128 read
+// placeholder scale vectors (slots 5 and 6); 16-bit inputs take none.
+func explainScaling(p *dispatch.Problem, name string) error {
+	s, err := kernels.ParseScaling(name)
+	switch {
+	case err != nil:
+		return fmt.Errorf("-scaling: %w", err)
+	case p.In != dispatch.E4M3:
+		return fmt.Errorf("-scaling %s: only e4m3 inputs take scales (-dtype e4m3)", name)
+	case s == dispatch.ScalingTensor:
+		return nil
+	}
+	p.Scaling, p.ScaleA, p.ScaleB = s, 0, 0
+	p.ScaleAPtr, _ = dispatch.PlaceholderPtr(5, 256)
+	p.ScaleBPtr, _ = dispatch.PlaceholderPtr(6, 256)
+	if s == dispatch.ScalingBlock {
+		p.ScaleBlock = kernels.ScaleBlockK
+	}
+	return nil
 }
 
 // alignedPtr is a placeholder pointer aligned to exactly align bytes; a bad
@@ -128,17 +153,6 @@ func explainDevice(name, arch string) (dispatch.DeviceInfo, error) {
 		dev.Arch = a
 	}
 	return dev, err
-}
-
-// outDType parses the output dtype, defaulting to the input's (bf16 for e4m3).
-func outDType(in dispatch.DType, out string) (dispatch.DType, error) {
-	switch {
-	case out != "":
-		return kernels.ParseDType(out)
-	case in == dispatch.E4M3:
-		return dispatch.BF16, nil
-	}
-	return in, nil
 }
 
 // parseArch parses an arch flag value ("": none).

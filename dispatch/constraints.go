@@ -18,6 +18,7 @@ type rule uint8
 const (
 	ruleArch         rule = iota + 1 // the kernel has no code for the device's arch
 	ruleDType                        // the kernel computes another dtype pair
+	ruleScaling                      // e4m3: the kernel does not apply the problem's scaling mode
 	ruleSmem                         // dynamic shared memory above the device's opt-in limit
 	ruleAlignA                       // A's pointer less aligned than the kernel loads it
 	ruleAlignB                       // B's pointer likewise
@@ -35,6 +36,7 @@ const (
 var ruleText = [...]string{
 	ruleArch:         "built for another arch",
 	ruleDType:        "for another dtype pair",
+	ruleScaling:      "take another e4m3 scaling mode",
 	ruleSmem:         "need more shared memory than the device allows",
 	ruleAlignA:       "need the A pointer more aligned",
 	ruleAlignB:       "need the B pointer more aligned",
@@ -93,6 +95,8 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) 
 		return rj(ruleArch, "built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
 	case k.In != p.In || k.Out != p.Out:
 		return rj(ruleDType, "computes %s→%s, problem is %s→%s", k.In, k.Out, p.In, p.Out)
+	case p.In == E4M3 && !k.Takes(p.kernelScaling()):
+		return rj(ruleScaling, "takes %v scaling, problem has %s", k.Scalings, p.kernelScaling())
 	case k.SmemBytes > dev.SmemOptIn:
 		return rj(ruleSmem, "needs %d B shared memory, device allows %d", k.SmemBytes, dev.SmemOptIn)
 	case uintptr(p.A)%uintptr(k.PtrAlign) != 0:
@@ -154,7 +158,7 @@ func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kern
 // stays within maxDetails lines; a larger group names one example.
 const (
 	groupDetails = 3
-	maxDetails   = 12
+	maxDetails   = 9
 )
 
 // writeRejections writes rejected (out of total kernels) grouped by rule in rule order, with counts: a header, one line per

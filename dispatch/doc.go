@@ -34,13 +34,27 @@
 // are the embedded ones; DevicePreset knows the common GPUs). Fake, well
 // aligned pointers will do: planning only reads their alignment.
 //
+// # FP8 (e4m3) scaling
+//
+// An e4m3 problem (In: E4M3, Out bf16 or f16, sm_89 or newer: below, Plan
+// refuses it as an *ArgError) is dequantised as its Scaling says, the
+// kernels scaling the fp32 accumulator before alpha, beta·C and bias:
+// ScalingTensor with the scalars ScaleA and ScaleB (folded into alpha) or
+// ScaleAPtr and ScaleBPtr to one device float32 each (a captured graph then
+// replays with new scales); ScalingRow with a float32 per row of A and of B;
+// ScalingBlock (ScaleBlock 128) with a float32 per 1×128 block of A and per
+// 128×128 block of B, promoted to fp32 at every k-block. Problem documents
+// the layouts and ScaleFloats the vectors' lengths. A kernel that does not
+// take the mode is rejected by the filter, so block-scaled problems plan
+// only on the kernels that take them.
+//
 // # Why this kernel
 //
 // Plan.Explain says which level answered (exact (N, K) entry, default entry
 // or heuristic), the bucket, the kernel and split-K, every level passed over
 // and why, and the kernels that cannot run the call, counted by the rule
-// they break (arch, dtypes, alignment of A or B, leading dimensions, K,
-// shared memory, index width, workspace).
+// they break (arch, dtypes, e4m3 scaling mode, alignment of A or B,
+// leading dimensions, K, shared memory, index width, workspace).
 //
 // # Errors
 //

@@ -89,20 +89,24 @@ func ExampleProblem_Validate() {
 	// true
 }
 
-// FP8 inputs need sm_89 or newer: on an A100 no kernel fits, and the error
-// says why.
+// The e4m3 kernels are Hopper's: on an L4 (sm_89) no kernel fits, and the
+// error says why; on an A100 (sm_80) e4m3 is a bad argument.
 func Example_noKernel() {
 	cat, _ := dispatch.DefaultCatalog()
 	table, _ := dispatch.DefaultTable()
 	p := llamaQKV()
 	p.In, p.ScaleA, p.ScaleB = dispatch.E4M3, 1, 1
-	_, err := dispatch.NewPlanner(cat, table, dispatch.A100).Plan(&p)
+	l4, _ := dispatch.DevicePreset("l4")
+	_, err := dispatch.NewPlanner(cat, table, l4).Plan(&p)
 	fmt.Println(errors.Is(err, dispatch.ErrNoKernel))
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	fmt.Println(first)
+	_, err = dispatch.NewPlanner(cat, table, dispatch.A100).Plan(&p)
+	fmt.Println(err)
 	// Output:
 	// true
-	// gemmroute: no kernel fits this problem: e4m3→bf16 M=16 N=6144 K=4096 on sm_80: e4m3 needs sm_89 or newer
+	// gemmroute: no kernel fits this problem: e4m3→bf16 M=16 N=6144 K=4096, tensor scaling (scalars folded into alpha) on sm_89
+	// gemmroute: invalid In = e4m3: e4m3 needs sm_89 or newer; device is sm_80
 }
 
 // Run a GEMM on GPU 0, on a stream of the caller's (here the legacy default

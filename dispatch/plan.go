@@ -92,7 +92,11 @@ func (pl Plan) Bucket() string {
 // rejected, grouped by the rule they break with counts and examples.
 func (pl Plan) Explain() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d\n", pl.problem.M, pl.problem.N, pl.problem.K)
+	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d", pl.problem.M, pl.problem.N, pl.problem.K)
+	if pl.problem.In == E4M3 {
+		fmt.Fprintf(&b, " %s→%s%s", pl.problem.In, pl.problem.Out, pl.problem.scalingText())
+	}
+	b.WriteString("\n")
 	if pl.Level == LevelNoop {
 		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
 		return b.String()

@@ -49,7 +49,8 @@ type routeKey struct {
 	alignA, alignB uint16
 	ldA, ldB       uint16
 	kAlign         uint16
-	big            bool // ≥ 2^31 elements
+	big            bool    // ≥ 2^31 elements
+	scaling        Scaling // e4m3: the mode a kernel must take (kernelScaling)
 }
 
 // Planner chooses kernels. It is safe for concurrent use. A plan depends
@@ -108,7 +109,13 @@ func (pl *Planner) check(p *Problem) error {
 	if pl.err != nil {
 		return pl.err
 	}
-	return p.Validate()
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
+		return &ArgError{Field: "In", Value: p.In, Rule: fmt.Sprintf("e4m3 needs sm_89 or newer; device is %s", pl.dev.Arch)}
+	}
+	return nil
 }
 
 // Catalog returns the planner's kernel catalog.
@@ -203,11 +210,7 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 func (pl *Planner) noKernelError(p *Problem) error {
 	_, ex := pl.route(p, pl.key(p))
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d on %s", p.In, p.Out, p.M, p.N, p.K, pl.dev.Arch)
-	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
-		b.WriteString(": e4m3 needs sm_89 or newer")
-	}
-	b.WriteString("\n")
+	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d%s on %s\n", p.In, p.Out, p.M, p.N, p.K, p.scalingText(), pl.dev.Arch)
 	writeRejections(&b, ex.rejected, ex.kernels)
 	return fmt.Errorf("%w: %s", ErrNoKernel, strings.TrimSuffix(b.String(), "\n"))
 }
@@ -219,8 +222,9 @@ func (pl *Planner) key(p *Problem) routeKey {
 		mClass: uint8(bits.Len(uint(p.M - 1))),
 		alignA: alignClass(uint64(p.A)), alignB: alignClass(uint64(p.B)),
 		ldA: alignClass(uint64(p.LDA) * sz), ldB: alignClass(uint64(p.LDB) * sz),
-		kAlign: alignClass(uint64(p.K)),
-		big:    p.elements() >= 1<<31,
+		kAlign:  alignClass(uint64(p.K)),
+		big:     p.elements() >= 1<<31,
+		scaling: p.kernelScaling(),
 	}
 }
 

@@ -56,7 +56,9 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 			k.Family, k.MinArch, k.TileM, k.TileN, k.TileK, k.MaxSplitK = "decode_mma", SM90, 16, 64, 64, 16
 			k.Model.RateShare = 0.25
 		}),
-		kernel("fp8_89", func(k *kernels.KernelSpec) { k.MinArch, k.In, k.KMultiple = SM89, E4M3, 16 }),
+		kernel("fp8_89", func(k *kernels.KernelSpec) {
+			k.MinArch, k.In, k.KMultiple, k.Scalings = SM89, E4M3, 16, []kernels.Scaling{ScalingTensor, ScalingRow}
+		}),
 	}})
 	require.NoError(t, err)
 	return cat
@@ -241,14 +243,70 @@ func TestPlanErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), fmt.Sprintf("rejected %d of %d kernels:\n  %d kernels: built for another arch, e.g. simt_bf16: ", n, n, n))
 		assert.Contains(t, err.Error(), "device is sm_75")
 	})
-	t.Run("e4m3 on sm_80 says sm_89", func(t *testing.T) {
+}
+
+// e4m3 below sm_89 is a bad argument, refused before any kernel is
+// considered, by Plan and PlanKernel alike, empty problems included.
+func TestPlanE4M3NeedsSM89(t *testing.T) {
+	cat, tab := testCatalog(t), testTable()
+	for _, c := range []struct{ preset, arch string }{{"a100", "sm_80"}, {"a10", "sm_86"}} {
+		t.Run(c.preset, func(t *testing.T) {
+			dev, err := DevicePreset(c.preset)
+			require.NoError(t, err)
+			pl := NewPlanner(cat, tab, dev)
+			for _, m := range []int{16, 0} {
+				p := testProblem(m, 4096, 4096)
+				e4m3(&p, ScalingTensor)
+				for name, err := range map[string]error{"Plan": second(pl.Plan(&p)), "PlanKernel": second(pl.PlanKernel(&p, "fp8_89", 1))} {
+					var ae *ArgError
+					require.ErrorAs(t, err, &ae, "%s M=%d", name, m)
+					assert.Equal(t, "In", ae.Field)
+					assert.Equal(t, "e4m3 needs sm_89 or newer; device is "+c.arch, ae.Rule)
+					assert.NotErrorIs(t, err, ErrNoKernel)
+				}
+			}
+			p := testProblem(16, 4096, 4096)
+			_, err = pl.Plan(&p)
+			assert.NoError(t, err, "bf16 plans on %s", c.arch)
+		})
+	}
+	p := testProblem(16, 4096, 4096)
+	e4m3(&p, ScalingTensor)
+	out, err := NewPlanner(cat, tab, L4).Plan(&p)
+	require.NoError(t, err, "sm_89 takes e4m3")
+	assert.Equal(t, "fp8_89", out.Kernel.Name)
+}
+
+// second returns the error of a (value, error) pair.
+func second[T any](_ T, err error) error { return err }
+
+// An e4m3 kernel runs only the scaling modes it takes; the mode is part of
+// the route key, so a plan for one mode never answers another.
+func TestPlanScaling(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), L4) // fp8_89 takes tensor and row
+	for _, s := range []Scaling{ScalingTensor, ScalingRow, ScalingBlock, ScalingRow} {
 		p := testProblem(16, 4096, 4096)
-		p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1
-		_, err := NewPlanner(cat, tab, A100).Plan(&p)
-		require.ErrorIs(t, err, ErrNoKernel)
-		assert.Contains(t, err.Error(), "e4m3 needs sm_89 or newer")
-		assert.Contains(t, err.Error(), "fp8_89: built for sm_89..any, device is sm_80")
-	})
+		e4m3(&p, s)
+		out, err := plan(t, pl, &p)
+		if s == ScalingBlock {
+			require.ErrorIs(t, err, ErrNoKernel)
+			assert.Contains(t, err.Error(), "e4m3→bf16 M=16 N=4096 K=4096, block128 scaling (device vectors) on sm_89\n")
+			assert.Contains(t, err.Error(), "1 kernel: take another e4m3 scaling mode\n    fp8_89: takes [tensor row] scaling, problem has block128")
+			_, err = pl.PlanKernel(&p, "fp8_89", 1)
+			assert.ErrorContains(t, err, "kernel fp8_89: takes [tensor row] scaling, problem has block128")
+			continue
+		}
+		require.NoError(t, err, "%s", s)
+		assert.Equal(t, "fp8_89", out.Kernel.Name)
+		checkPlan(t, pl, &p, out, nil)
+	}
+	// With K = 0 nothing is scaled: the launch folds, and a kernel taking
+	// tensor scaling runs a block-scaled problem.
+	p := testProblem(16, 4096, 0)
+	e4m3(&p, ScalingBlock)
+	out, err := plan(t, pl, &p)
+	require.NoError(t, err)
+	assert.Equal(t, "fp8_89", out.Kernel.Name)
 }
 
 func TestPlanKernel(t *testing.T) {
@@ -425,4 +483,64 @@ func testPlanners(t testing.TB, devices []DeviceInfo) []*Planner {
 		out[i] = NewPlanner(cat, tab, d)
 	}
 	return out
+}
+
+// Explain's first line says an e4m3 problem's dtypes and scaling.
+func TestExplainSaysScaling(t *testing.T) {
+	pl := NewPlanner(testCatalog(t), testTable(), L4)
+	for _, c := range []struct {
+		edit func(p *Problem)
+		want string
+	}{
+		{func(p *Problem) { e4m3(p, ScalingTensor) }, "e4m3→bf16, tensor scaling (scalars folded into alpha)"},
+		{func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }, "e4m3→bf16, tensor scaling (device scalars)"},
+		{func(p *Problem) { e4m3(p, ScalingRow) }, "e4m3→bf16, row scaling (device vectors)"},
+	} {
+		p := testProblem(16, 4096, 4096)
+		c.edit(&p)
+		out, err := pl.Plan(&p)
+		require.NoError(t, err)
+		assert.Contains(t, out.Explain(), "problem: M=16 N=4096 K=4096 "+c.want+"\n")
+	}
+	p := testProblem(16, 4096, 4096)
+	out, err := pl.Plan(&p)
+	require.NoError(t, err)
+	assert.Contains(t, out.Explain(), "problem: M=16 N=4096 K=4096\n", "16-bit problems have no scaling")
+}
+
+// A table entry's e4m3 kernel that does not take a problem's scaling is
+// passed over, and the heuristic picks among the kernels that take it.
+func TestPlanScalingPassesOverTable(t *testing.T) {
+	m := testCatalog(t).Manifest()
+	b128 := *testCatalog(t).Kernel("fp8_89")
+	b128.Name, b128.Scalings = "fp8_b128_89", []kernels.Scaling{ScalingBlock}
+	m.Kernels = append(m.Kernels, b128)
+	cat, err := kernels.NewCatalog(m)
+	require.NoError(t, err)
+	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
+		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", SplitK: 1}}}}}
+	pl := NewPlanner(cat, tab, L4)
+	for _, c := range []struct {
+		s      Scaling
+		level  Level
+		kernel string
+		note   string
+	}{
+		{ScalingTensor, LevelExact, "fp8_89", ""},
+		{ScalingRow, LevelExact, "fp8_89", ""},
+		{ScalingBlock, LevelHeuristic, "fp8_b128_89", "names fp8_89, which fails here: takes [tensor row] scaling, problem has block128"},
+	} {
+		p := testProblem(16, 4096, 4096)
+		e4m3(&p, c.s)
+		out, err := plan(t, pl, &p)
+		require.NoError(t, err, "%s", c.s)
+		checkPlan(t, pl, &p, out, nil)
+		assert.Equal(t, c.level, out.Level, "%s", c.s)
+		assert.Equal(t, c.kernel, out.Kernel.Name, "%s", c.s)
+		text := out.Explain()
+		assert.Contains(t, text, c.note)
+		if c.s != ScalingBlock {
+			assert.Contains(t, text, "1 kernel: take another e4m3 scaling mode\n    fp8_b128_89: takes [block128] scaling, problem has "+c.s.String())
+		}
+	}
 }

@@ -3,6 +3,8 @@ package dispatch
 import (
 	"fmt"
 	"math"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // DevicePtr is a device address (a CUdeviceptr). Zero is nil.
@@ -34,8 +36,12 @@ type DevicePtr uintptr
 //     kb·M + m), ScaleBPtr → float32 [ceil(N/128)][ceil(K/128)] (B's
 //     128×128 blocks); products are promoted to fp32 at every k-block.
 //
-// Scale vectors are 4-byte aligned and must not overlap D. 16-bit inputs
-// take no scales.
+// Scale vectors are 4-byte aligned and must not overlap D; ScaleFloats
+// says how many float32 each holds. Which scale fields a mode takes holds
+// for every shape; with K = 0 the accumulator is zero and no scale is read
+// (the launch passes the kernel folded per-tensor scaling and no pointers).
+// Inputs of 16 bits take no Scaling, ScaleBlock or scale pointers (ScaleA
+// and ScaleB are ignored).
 type Problem struct {
 	M, N, K       int       // tokens, output features, input features
 	In, Out       DType     // input dtype (A and B) and output dtype (C and D)
@@ -74,12 +80,15 @@ func (p *Problem) elements() int64 {
 	return max(ext(p.M, p.LDA), ext(p.N, p.LDB), ext(p.M, p.LDC))
 }
 
+// argError is the *ArgError of field, holding v, with its rule formatted.
+func argError(field string, v any, rule string, args ...any) error {
+	return &ArgError{Field: field, Value: v, Rule: fmt.Sprintf(rule, args...)}
+}
+
 // Validate checks every field and returns an *ArgError (wrapping
 // ErrInvalidArgument) for the first rule broken; a nil p is one too.
 func (p *Problem) Validate() error {
-	bad := func(field string, v any, rule string, args ...any) error {
-		return &ArgError{Field: field, Value: v, Rule: fmt.Sprintf(rule, args...)}
-	}
+	bad := argError
 	if p == nil {
 		return bad("Problem", "nil", "a nil *Problem: pass the address of a Problem")
 	}
@@ -115,15 +124,8 @@ func (p *Problem) Validate() error {
 			return bad(f.name, f.v, "must be finite")
 		}
 	}
-	if p.In == E4M3 {
-		for _, f := range []struct {
-			name string
-			v    float32
-		}{{"ScaleA", p.ScaleA}, {"ScaleB", p.ScaleB}} {
-			if f.v == 0 || math.IsNaN(float64(f.v)) || math.IsInf(float64(f.v), 0) {
-				return bad(f.name, f.v, "e4m3 inputs need a finite, nonzero per-tensor scale")
-			}
-		}
+	if err := p.checkScaling(); err != nil {
+		return err
 	}
 	if p.empty() {
 		return nil
@@ -153,7 +155,8 @@ func (p *Problem) Validate() error {
 		name string
 		v    DevicePtr
 		size int
-	}{{"A", p.A, p.In.Size()}, {"B", p.B, p.In.Size()}, {"C", p.C, p.Out.Size()}, {"D", p.D, p.Out.Size()}, {"Bias", p.Bias, p.Out.Size()}} {
+	}{{"A", p.A, p.In.Size()}, {"B", p.B, p.In.Size()}, {"C", p.C, p.Out.Size()}, {"D", p.D, p.Out.Size()}, {"Bias", p.Bias, p.Out.Size()},
+		{"ScaleAPtr", p.ScaleAPtr, 4}, {"ScaleBPtr", p.ScaleBPtr, 4}} {
 		if uintptr(f.v)%uintptr(f.size) != 0 {
 			return bad(f.name, fmt.Sprintf("%#x", uintptr(f.v)), "must be aligned to its element size (%d bytes)", f.size)
 		}
@@ -167,21 +170,103 @@ func (p *Problem) Validate() error {
 			return bad(o.name, fmt.Sprintf("%#x", uintptr(o.ptr)), "pointer plus its %d bytes wraps around the address space", o.bytes)
 		}
 	}
-	d := spans[3]
-	for _, o := range []operandSpan{spans[0], spans[1], spans[2], spans[4]} {
-		if o.name == "C" && o.ptr == d.ptr {
-			continue // in place: C == D, sharing LDC
+	d := spans[spanD]
+	for i, o := range spans {
+		if i == spanD || i == spanC && o.ptr == d.ptr {
+			continue // D itself; in place: C == D, sharing LDC
 		}
 		if o.overlaps(d) {
 			return bad("D", fmt.Sprintf("%#x", uintptr(d.ptr)), "overlaps %s (%#x, %d bytes): the kernels read %s while writing D (only C == D, in place, may alias)", o.name, uintptr(o.ptr), o.bytes, o.name)
 		}
 	}
-	if p.In == E4M3 {
-		if a := float64(p.effectiveAlpha()); math.IsInf(a, 0) || math.IsNaN(a) {
+	if p.scalarScales() {
+		if a, _, _, _ := p.kernelScales(); math.IsInf(float64(a), 0) || math.IsNaN(float64(a)) {
 			return bad("Alpha", p.Alpha, "Alpha·ScaleA·ScaleB (%g·%g·%g) overflows float32", p.Alpha, p.ScaleA, p.ScaleB)
 		}
 	}
 	return nil
+}
+
+// checkScaling checks which scale fields p's Scaling takes (whatever the
+// shape): an *ArgError for the first rule broken, or nil.
+func (p *Problem) checkScaling() error {
+	if !p.Scaling.Valid() {
+		return argError("Scaling", p.Scaling, "unknown scaling mode: use ScalingTensor, ScalingRow or ScalingBlock")
+	}
+	if p.In != E4M3 {
+		switch {
+		case p.Scaling != ScalingTensor:
+			return argError("Scaling", p.Scaling, "%s inputs take no scales: leave Scaling 0 (e4m3 only)", p.In)
+		case p.ScaleBlock != 0:
+			return argError("ScaleBlock", p.ScaleBlock, "%s inputs take no scales: leave ScaleBlock 0 (e4m3 only)", p.In)
+		case p.ScaleAPtr != 0:
+			return argError("ScaleAPtr", fmt.Sprintf("%#x", uintptr(p.ScaleAPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.In)
+		case p.ScaleBPtr != 0:
+			return argError("ScaleBPtr", fmt.Sprintf("%#x", uintptr(p.ScaleBPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.In)
+		}
+		return nil
+	}
+	block := 0
+	if p.Scaling == ScalingBlock {
+		block = kernels.ScaleBlockK
+	}
+	if p.ScaleBlock != block {
+		return argError("ScaleBlock", p.ScaleBlock, "a block size the mode does not allow: %s scaling takes %d", p.Scaling, block)
+	}
+	if p.scalarScales() {
+		for _, f := range []struct {
+			name string
+			v    float32
+		}{{"ScaleA", p.ScaleA}, {"ScaleB", p.ScaleB}} {
+			if f.v == 0 || math.IsNaN(float64(f.v)) || math.IsInf(float64(f.v), 0) {
+				return argError(f.name, f.v, "e4m3 inputs need a finite, nonzero per-tensor scale (or ScaleAPtr and ScaleBPtr)")
+			}
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name, other string
+		ptr         DevicePtr
+		scalar      float32
+	}{{"ScaleAPtr", "ScaleA", p.ScaleAPtr, p.ScaleA}, {"ScaleBPtr", "ScaleB", p.ScaleBPtr, p.ScaleB}} {
+		switch {
+		case f.ptr == 0 && p.Scaling == ScalingTensor:
+			return argError(f.name, f.ptr, "nil pointer beside the other scale pointer: tensor scaling takes both ScaleAPtr and ScaleBPtr, or neither and the scalars ScaleA, ScaleB")
+		case f.ptr == 0:
+			return argError(f.name, f.ptr, "nil pointer: %s scaling reads its scales from ScaleAPtr and ScaleBPtr", p.Scaling)
+		case f.scalar != 0:
+			return argError(f.other, f.scalar, "must be 0 when ScaleAPtr and ScaleBPtr hold the scales (%s scaling): fold a constant factor into Alpha", p.Scaling)
+		}
+	}
+	return nil
+}
+
+// scalarScales reports whether p's scales are the per-tensor scalars ScaleA
+// and ScaleB (e4m3, tensor scaling, no scale pointers).
+func (p *Problem) scalarScales() bool {
+	return p.In == E4M3 && p.Scaling == ScalingTensor && p.ScaleAPtr == 0 && p.ScaleBPtr == 0
+}
+
+// ScaleFloats returns how many float32 the kernels read through ScaleAPtr
+// and ScaleBPtr (see Problem): 1 and 1 for tensor scaling through pointers;
+// M and N for row scaling; ceil(K/128)·M and ceil(N/128)·ceil(K/128) for
+// block scaling. It returns 0, 0 where nothing is read: for 16-bit inputs,
+// the scalars ScaleA and ScaleB, K = 0 and empty problems (M or N 0).
+func (p *Problem) ScaleFloats() (a, b int64) {
+	if p.In != E4M3 || p.scalarScales() || p.M <= 0 || p.N <= 0 || p.K <= 0 {
+		return 0, 0
+	}
+	m, n := int64(p.M), int64(p.N)
+	switch p.Scaling {
+	case ScalingTensor:
+		return 1, 1
+	case ScalingRow:
+		return m, n
+	case ScalingBlock:
+		kb := int64(ceilDiv(p.K, kernels.ScaleBlockK))
+		return kb * m, int64(ceilDiv(p.N, kernels.ScaleBlockK)) * kb
+	}
+	return 0, 0
 }
 
 // operandSpan is the byte range one operand's rows cover.
@@ -199,10 +284,23 @@ func (o operandSpan) overlaps(q operandSpan) bool {
 	return uint64(o.ptr) < uint64(q.ptr)+q.bytes && uint64(q.ptr) < uint64(o.ptr)+o.bytes
 }
 
-// spans returns A, B, C, D and Bias's byte ranges (C's only when Beta ≠ 0:
-// otherwise it is not read), from their rows and leading dimensions. Call it
-// on a non-empty problem with valid dimensions.
-func (p *Problem) spans() [5]operandSpan {
+// The indices of spans' operands.
+const (
+	spanA = iota
+	spanB
+	spanC
+	spanD
+	spanBias
+	spanScaleA
+	spanScaleB
+	numSpans
+)
+
+// spans returns the byte ranges of A, B, C, D, Bias and the scale vectors
+// (C's only when Beta ≠ 0: otherwise it is not read), from their rows and
+// leading dimensions and ScaleFloats, indexed by spanA…spanScaleB. Call it
+// on a non-empty problem with valid dimensions and scaling.
+func (p *Problem) spans() [numSpans]operandSpan {
 	ext := func(rows, ld, cols, size int) uint64 {
 		if rows == 0 || cols == 0 {
 			return 0
@@ -218,19 +316,66 @@ func (p *Problem) spans() [5]operandSpan {
 	if p.Bias != 0 {
 		bias.bytes = uint64(p.N * out)
 	}
-	return [5]operandSpan{
-		{"A", p.A, ext(p.M, p.LDA, p.K, in)},
-		{"B", p.B, ext(p.N, p.LDB, p.K, in)},
-		c,
-		{"D", p.D, ext(p.M, p.LDC, p.N, out)},
-		bias,
+	sa, sb := p.ScaleFloats()
+	return [numSpans]operandSpan{
+		spanA:      {"A", p.A, ext(p.M, p.LDA, p.K, in)},
+		spanB:      {"B", p.B, ext(p.N, p.LDB, p.K, in)},
+		spanC:      c,
+		spanD:      {"D", p.D, ext(p.M, p.LDC, p.N, out)},
+		spanBias:   bias,
+		spanScaleA: {"ScaleAPtr", p.ScaleAPtr, uint64(sa) * 4},
+		spanScaleB: {"ScaleBPtr", p.ScaleBPtr, uint64(sb) * 4},
 	}
 }
 
-// effectiveAlpha folds the e4m3 per-tensor scales into Alpha.
-func (p *Problem) effectiveAlpha() float32 {
-	if p.In == E4M3 {
-		return p.Alpha * p.ScaleA * p.ScaleB
+// kernelScales maps p's scaling onto the kernels' parameters
+// (kernels.Params Alpha, ScaleA, ScaleB, Scaling): 16-bit inputs and e4m3
+// per-tensor scalars fold into Alpha (ScaleFolded, Alpha·ScaleA·ScaleB for
+// e4m3); with K = 0 nothing is scaled (ScaleFolded, Alpha: the accumulator
+// is zero); otherwise the scale pointers with ScaleTensor, ScaleRow or
+// ScaleBlock as Scaling says.
+func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling int32) {
+	switch {
+	case p.In != E4M3:
+		return p.Alpha, 0, 0, kernels.ScaleFolded
+	case p.scalarScales():
+		return p.Alpha * p.ScaleA * p.ScaleB, 0, 0, kernels.ScaleFolded
+	case p.K == 0:
+		return p.Alpha, 0, 0, kernels.ScaleFolded
 	}
-	return p.Alpha
+	scaling = kernels.ScaleTensor
+	switch p.Scaling {
+	case ScalingRow:
+		scaling = kernels.ScaleRow
+	case ScalingBlock:
+		scaling = kernels.ScaleBlock
+	}
+	return p.Alpha, uintptr(p.ScaleAPtr), uintptr(p.ScaleBPtr), scaling
+}
+
+// scalingText says an e4m3 problem's scaling for Explain's and
+// ErrNoKernel's first line (", row scaling (device vectors)"); "" for
+// 16-bit inputs.
+func (p *Problem) scalingText() string {
+	if p.In != E4M3 {
+		return ""
+	}
+	how := "device scalars"
+	switch {
+	case p.scalarScales():
+		how = "scalars folded into alpha"
+	case p.Scaling != ScalingTensor:
+		how = "device vectors"
+	}
+	return fmt.Sprintf(", %s scaling (%s)", p.Scaling, how)
+}
+
+// kernelScaling is the scaling mode a kernel must take to run p (e4m3
+// only): Scaling, or tensor when K = 0, where the launch folds
+// (kernelScales).
+func (p *Problem) kernelScaling() Scaling {
+	if p.K == 0 {
+		return ScalingTensor
+	}
+	return p.Scaling
 }

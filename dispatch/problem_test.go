@@ -17,7 +17,32 @@ const (
 	ptrB DevicePtr = 2 << 32
 	ptrC DevicePtr = 3 << 32
 	ptrD DevicePtr = 4 << 32
+	ptrS DevicePtr = 5 << 32 // scale vectors: ptrS and ptrS+ptrSB
+	// ptrSB is B's scale vector's offset from ptrS.
+	ptrSB DevicePtr = 1 << 30
 )
+
+// e4m3 makes p an e4m3→bf16 problem with scaling s: the scalars ScaleA =
+// ScaleB = 1 for tensor, else scale vectors at ptrS and ptrS+ptrSB (and
+// ScaleBlock 128 for block).
+func e4m3(p *Problem, s Scaling) {
+	p.In, p.Scaling = E4M3, s
+	switch s {
+	case ScalingTensor:
+		p.ScaleA, p.ScaleB = 1, 1
+	case ScalingBlock:
+		p.ScaleBlock = kernels.ScaleBlockK
+		fallthrough
+	default:
+		p.ScaleAPtr, p.ScaleBPtr = ptrS, ptrS+ptrSB
+	}
+}
+
+// devScales gives an e4m3 tensor-scaled problem device scales instead of
+// its scalars.
+func devScales(p *Problem) {
+	p.ScaleA, p.ScaleB, p.ScaleAPtr, p.ScaleBPtr = 0, 0, ptrS, ptrS+ptrSB
+}
 
 // testProblem is a valid bf16 problem with aligned pointers and packed
 // leading dimensions.
@@ -70,6 +95,52 @@ func TestValidateRejects(t *testing.T) {
 		{"A wraps the address space", "A", func(p *Problem) { p.A = DevicePtr(^uintptr(0) - 4095) }},
 		{"D of 2^63 bytes", "D", func(p *Problem) { p.M, p.LDC = maxDim, maxDim }},
 		{"e4m3 alpha overflows", "Alpha", func(p *Problem) { p.In, p.Alpha, p.ScaleA, p.ScaleB = E4M3, 3e38, 1e10, 1 }},
+
+		// e4m3 scaling (the problem is 16×512×256: row scales are 16 and 512
+		// floats, block scales 2·16 and 4·2).
+		{"unknown scaling", "Scaling", func(p *Problem) { p.Scaling = ScalingBlock + 1 }},
+		{"e4m3 unknown scaling", "Scaling", func(p *Problem) { e4m3(p, ScalingTensor); p.Scaling = 200 }},
+		{"bf16 with row scaling", "Scaling", func(p *Problem) { p.Scaling = ScalingRow }},
+		{"bf16 with a block size", "ScaleBlock", func(p *Problem) { p.ScaleBlock = kernels.ScaleBlockK }},
+		{"bf16 with ScaleAPtr", "ScaleAPtr", func(p *Problem) { p.ScaleAPtr = ptrS }},
+		{"f16 with ScaleBPtr", "ScaleBPtr", func(p *Problem) { p.In, p.Out, p.ScaleBPtr = F16, F16, ptrS }},
+		{"tensor with a block size", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleBlock = kernels.ScaleBlockK }},
+		{"row with a block size", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBlock = kernels.ScaleBlockK }},
+		{"block of 64", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBlock = 64 }},
+		{"block without a block size", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBlock = 0 }},
+		{"tensor with ScaleAPtr alone", "ScaleBPtr", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleBPtr = 0 }},
+		{"tensor with ScaleBPtr alone", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleAPtr = 0 }},
+		{"tensor mixing ScaleA and ScaleBPtr", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleB, p.ScaleBPtr = 0, ptrS }},
+		{"tensor with pointers and ScaleA", "ScaleA", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleA = 1 }},
+		{"tensor with pointers and ScaleB", "ScaleB", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleB = 2 }},
+		{"row without ScaleAPtr", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr = 0 }},
+		{"row without ScaleBPtr", "ScaleBPtr", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBPtr = 0 }},
+		{"row without pointers, scalars instead", "ScaleAPtr", func(p *Problem) {
+			e4m3(p, ScalingRow)
+			p.ScaleAPtr, p.ScaleBPtr, p.ScaleA, p.ScaleB = 0, 0, 1, 1
+		}},
+		{"row with ScaleA", "ScaleA", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleA = 1 }},
+		{"block without ScaleAPtr", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleAPtr = 0 }},
+		{"block with ScaleB", "ScaleB", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleB = 1 }},
+		{"row on an empty problem still takes its pointers", "ScaleBPtr", func(p *Problem) { e4m3(p, ScalingRow); p.M, p.ScaleBPtr = 0, 0 }},
+		{"row with K = 0 still takes its pointers", "ScaleAPtr", func(p *Problem) {
+			e4m3(p, ScalingRow)
+			p.K, p.LDA, p.LDB, p.ScaleAPtr = 0, 0, 0, 0
+		}},
+		{"misaligned ScaleAPtr", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr += 2 }},
+		{"misaligned ScaleBPtr", "ScaleBPtr", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleBPtr++ }},
+		{"row ScaleAPtr wraps the address space", "ScaleAPtr", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr = DevicePtr(^uintptr(0) - 16*4 + 5) }},
+		{"block ScaleBPtr wraps the address space", "ScaleBPtr", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBPtr = DevicePtr(^uintptr(0) - 8*4 + 5) }},
+		{"tensor ScaleAPtr is D", "D", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleAPtr = p.D }},
+		{"row ScaleAPtr's last float in D", "D", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr = p.D - 15*4 }},
+		{"row ScaleBPtr's last float in D", "D", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBPtr = p.D - 511*4 }},
+		{"block ScaleAPtr's last float in D", "D", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleAPtr = p.D - 31*4 }},
+		{"block ScaleBPtr's last float in D", "D", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBPtr = p.D - 7*4 }},
+		{"block, K of 300: ScaleAPtr's last float in D", "D", func(p *Problem) {
+			e4m3(p, ScalingBlock)
+			p.K, p.LDA, p.LDB, p.ScaleAPtr = 300, 300, 300, p.D-47*4 // 3 k-blocks
+		}},
+		{"row ScaleBPtr inside D", "D", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBPtr = p.D + 64 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(16, 512, 256)
@@ -105,6 +176,29 @@ func TestValidateAccepts(t *testing.T) {
 		{"K = 0 with beta and C", func(p *Problem) { p.K, p.LDA, p.LDB, p.C, p.Beta = 0, 0, 0, ptrC, 1 }},
 		{"largest dims", func(p *Problem) { p.M, p.K, p.LDA, p.A = maxDim, 1, 1, 1<<44 }},
 		{"C == D with beta 0 and a stale C", func(p *Problem) { p.C = p.D + 2 }},
+		{"bf16 ignores ScaleA and ScaleB", func(p *Problem) { p.ScaleA, p.ScaleB = 1, 0 }},
+		{"e4m3 tensor scalars", func(p *Problem) { e4m3(p, ScalingTensor) }},
+		{"e4m3 tensor through pointers", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }},
+		{"e4m3 row", func(p *Problem) { e4m3(p, ScalingRow) }},
+		{"e4m3 row to f16", func(p *Problem) { e4m3(p, ScalingRow); p.Out = F16 }},
+		{"e4m3 block128", func(p *Problem) { e4m3(p, ScalingBlock) }},
+		{"e4m3 block128, K not a multiple of 128", func(p *Problem) { e4m3(p, ScalingBlock); p.K, p.LDA, p.LDB = 300, 300, 300 }},
+		{"e4m3 row: a huge Alpha is not multiplied by scales", func(p *Problem) { e4m3(p, ScalingRow); p.Alpha = 3e38 }},
+		{"tensor ScaleAPtr just before D", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleAPtr = p.D - 4 }},
+		{"row ScaleAPtr just before D", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr = p.D - 16*4 }},
+		{"row ScaleBPtr just before D", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBPtr = p.D - 512*4 }},
+		{"block ScaleAPtr just before D", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleAPtr = p.D - 32*4 }},
+		{"block ScaleBPtr just before D", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBPtr = p.D - 8*4 }},
+		{"block, K of 300: ScaleAPtr just before D", func(p *Problem) {
+			e4m3(p, ScalingBlock)
+			p.K, p.LDA, p.LDB, p.ScaleAPtr = 300, 300, 300, p.D-48*4
+		}},
+		{"row scales may alias each other and A, B (all read)", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr, p.ScaleBPtr = p.A, p.A }},
+		{"row with K = 0 reads no scale: ScaleAPtr may be D", func(p *Problem) {
+			e4m3(p, ScalingRow)
+			p.K, p.LDA, p.LDB, p.A, p.B, p.ScaleAPtr = 0, 0, 0, 0, 0, p.D
+		}},
+		{"row on an empty problem", func(p *Problem) { e4m3(p, ScalingRow); p.N, p.LDC, p.ScaleBPtr = 0, 0, p.D }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(16, 512, 256)
@@ -119,10 +213,104 @@ func TestProblemHelpers(t *testing.T) {
 	p.LDA, p.LDB, p.LDC = 8, 9, 10
 	assert.Equal(t, int64(5*9), p.elements()) // B spans the most
 	assert.False(t, p.empty())
-	assert.Equal(t, float32(1), p.effectiveAlpha())
+	alpha, _, _, _ := p.kernelScales()
+	assert.Equal(t, float32(1), alpha)
 	p.In, p.ScaleA, p.ScaleB, p.Alpha = E4M3, 0.5, 4, 3
-	assert.Equal(t, float32(6), p.effectiveAlpha())
+	alpha, _, _, _ = p.kernelScales()
+	assert.Equal(t, float32(6), alpha)
 	p.M = 0
 	assert.True(t, p.empty())
 	assert.Equal(t, int64(5*9), p.elements())
+}
+
+// ScaleFloats counts the floats the kernels read through each scale pointer.
+func TestScaleFloats(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		m, n, k int
+		edit    func(p *Problem)
+		a, b    int64
+	}{
+		{"bf16", 16, 512, 256, func(p *Problem) {}, 0, 0},
+		{"tensor scalars", 16, 512, 256, func(p *Problem) { e4m3(p, ScalingTensor) }, 0, 0},
+		{"tensor pointers", 16, 512, 256, func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }, 1, 1},
+		{"row", 16, 512, 256, func(p *Problem) { e4m3(p, ScalingRow) }, 16, 512},
+		{"row, M = 1", 1, 4096, 4096, func(p *Problem) { e4m3(p, ScalingRow) }, 1, 4096},
+		{"block", 16, 512, 256, func(p *Problem) { e4m3(p, ScalingBlock) }, 2 * 16, 4 * 2},
+		{"block, K and N not multiples of 128", 3, 129, 129, func(p *Problem) { e4m3(p, ScalingBlock) }, 2 * 3, 2 * 2},
+		{"block, K below 128", 5, 100, 1, func(p *Problem) { e4m3(p, ScalingBlock) }, 5, 1},
+		{"block, largest", maxDim, maxDim, maxDim, func(p *Problem) { e4m3(p, ScalingBlock) }, 1 << 24 << 31, 1 << 48},
+		{"row, K = 0", 16, 512, 0, func(p *Problem) { e4m3(p, ScalingRow) }, 0, 0},
+		{"block, M = 0", 0, 512, 256, func(p *Problem) { e4m3(p, ScalingBlock) }, 0, 0},
+		{"row, N = 0", 16, 0, 256, func(p *Problem) { e4m3(p, ScalingRow) }, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProblem(tc.m, tc.n, tc.k)
+			tc.edit(&p)
+			a, b := p.ScaleFloats()
+			assert.Equal(t, [2]int64{tc.a, tc.b}, [2]int64{a, b})
+		})
+	}
+}
+
+// kernelScales maps each scaling onto the kernels' Alpha, scale pointers
+// and GR_SCALE_* mode.
+func TestKernelScales(t *testing.T) {
+	type want struct {
+		alpha          float32
+		scaleA, scaleB uintptr
+		scaling        int32
+	}
+	sa, sb := uintptr(ptrS), uintptr(ptrS+ptrSB)
+	for _, tc := range []struct {
+		name string
+		edit func(p *Problem)
+		want want
+	}{
+		{"bf16", func(p *Problem) { p.ScaleA, p.ScaleB = 7, 7 }, want{3, 0, 0, kernels.ScaleFolded}},
+		{"f16", func(p *Problem) { p.In, p.Out = F16, F16 }, want{3, 0, 0, kernels.ScaleFolded}},
+		{"tensor scalars fold into alpha", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleA, p.ScaleB = 0.5, 4 }, want{6, 0, 0, kernels.ScaleFolded}},
+		{"tensor pointers", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }, want{3, sa, sb, kernels.ScaleTensor}},
+		{"row", func(p *Problem) { e4m3(p, ScalingRow) }, want{3, sa, sb, kernels.ScaleRow}},
+		{"block", func(p *Problem) { e4m3(p, ScalingBlock) }, want{3, sa, sb, kernels.ScaleBlock}},
+		{"row, K = 0: nothing to scale", func(p *Problem) { e4m3(p, ScalingRow); p.K, p.LDA, p.LDB = 0, 0, 0 }, want{3, 0, 0, kernels.ScaleFolded}},
+		{"tensor scalars, K = 0", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleA, p.K = 2, 0 }, want{6, 0, 0, kernels.ScaleFolded}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProblem(16, 512, 256)
+			p.Alpha = 3
+			tc.edit(&p)
+			require.NoError(t, p.Validate())
+			var got want
+			got.alpha, got.scaleA, got.scaleB, got.scaling = p.kernelScales()
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+// The scaling rules say what the mode takes.
+func TestValidateScalingSays(t *testing.T) {
+	for _, tc := range []struct {
+		name, rule string
+		edit       func(p *Problem)
+	}{
+		{"tensor with one pointer", "tensor scaling takes both ScaleAPtr and ScaleBPtr, or neither and the scalars ScaleA, ScaleB",
+			func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.ScaleAPtr = 0 }},
+		{"row without a pointer", "row scaling reads its scales from ScaleAPtr and ScaleBPtr",
+			func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBPtr = 0 }},
+		{"block of 64", "a block size the mode does not allow: block128 scaling takes 128",
+			func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBlock = 64 }},
+		{"row with a block size", "a block size the mode does not allow: row scaling takes 0",
+			func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBlock = 128 }},
+		{"bf16 with a pointer", "bf16 inputs take no scales", func(p *Problem) { p.ScaleBPtr = ptrS }},
+		{"row scales in D", "overlaps ScaleAPtr", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleAPtr = p.D }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProblem(16, 512, 256)
+			tc.edit(&p)
+			var ae *ArgError
+			require.ErrorAs(t, p.Validate(), &ae)
+			assert.Contains(t, ae.Rule, tc.rule)
+		})
+	}
 }

@@ -29,6 +29,9 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 		if splitK > 1 {
 			k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "reduce_f32"
 		}
+		if in == E4M3 {
+			k.Scalings = []kernels.Scaling{ScalingTensor}
+		}
 		return k
 	}
 	cat, err := kernels.NewCatalog(kernels.Manifest{

@@ -25,4 +25,17 @@ func TestPlaceholders(t *testing.T) {
 		assert.Zero(t, uint64(ptr)%256)
 		assert.NotZero(t, uint64(ptr)%512, "aligned to exactly 256 bytes")
 	}
+	assert.Equal(t, [2]DType{BF16, BF16}, [2]DType{q.In, q.Out})
+	f := PlaceholderProblem(16, 64, 128, F16)
+	assert.Equal(t, [2]DType{F16, F16}, [2]DType{f.In, f.Out})
+
+	// e4m3 goes to bf16 with unit per-tensor scales, and plans.
+	e := PlaceholderProblem(16, 4096, 4096, E4M3)
+	require.NoError(t, e.Validate())
+	assert.Equal(t, [2]DType{E4M3, BF16}, [2]DType{e.In, e.Out})
+	assert.Equal(t, ScalingTensor, e.Scaling)
+	assert.Equal(t, [2]float32{1, 1}, [2]float32{e.ScaleA, e.ScaleB})
+	out, err := NewPlanner(testCatalog(t), nil, L4).Plan(&e)
+	require.NoError(t, err)
+	assert.Equal(t, "fp8_89", out.Kernel.Name)
 }

@@ -131,6 +131,29 @@ func (m *Model) check() string {
 	return ""
 }
 
+// checkScalings returns the rule k's Scalings break, or "": an e4m3 kernel
+// lists the modes it applies, each once; a 16-bit kernel lists none.
+func (k *KernelSpec) checkScalings() string {
+	if k.In != E4M3 {
+		if len(k.Scalings) > 0 {
+			return fmt.Sprintf("scalings %v: only e4m3 kernels take scales (a %s kernel lists none)", k.Scalings, k.In)
+		}
+		return ""
+	}
+	if len(k.Scalings) == 0 {
+		return "an e4m3 kernel lists the scalings it applies (tensor, row, block128)"
+	}
+	for i, s := range k.Scalings {
+		switch {
+		case !s.Valid():
+			return fmt.Sprintf("scalings: %s is not a scaling mode (tensor, row, block128)", s)
+		case slices.Contains(k.Scalings[:i], s):
+			return fmt.Sprintf("scalings: %s listed twice", s)
+		}
+	}
+	return ""
+}
+
 // TMA reports whether the kernel loads through tensor maps that the launch
 // must encode into Params.
 func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
@@ -306,6 +329,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
 		case k.TMA() && (k.PtrAlign < 16 || k.LDAlign < 16):
 			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16")
+		case k.checkScalings() != "":
+			return nil, bad(k.checkScalings())
 		case k.Model.check() != "":
 			return nil, bad(k.Model.check())
 		}
@@ -319,7 +344,7 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 func (c *Catalog) Kernel(name string) *KernelSpec { return c.byName[name] }
 
 // Kernels returns a copy of every kernel, in manifest order.
-func (c *Catalog) Kernels() []KernelSpec { return slices.Clone(c.m.Kernels) }
+func (c *Catalog) Kernels() []KernelSpec { return cloneKernels(c.m.Kernels) }
 
 // Manifest returns a copy of the manifest the catalog holds (to edit and pass
 // to NewCatalog, or to read its provenance).
@@ -331,8 +356,17 @@ func (m Manifest) clone() Manifest {
 	for i := range m.Images {
 		m.Images[i].Targets = slices.Clone(m.Images[i].Targets)
 	}
-	m.Kernels = slices.Clone(m.Kernels)
+	m.Kernels = cloneKernels(m.Kernels)
 	return m
+}
+
+// cloneKernels copies ks and the slices in each spec.
+func cloneKernels(ks []KernelSpec) []KernelSpec {
+	ks = slices.Clone(ks)
+	for i := range ks {
+		ks[i].Scalings = slices.Clone(ks[i].Scalings)
+	}
+	return ks
 }
 
 // KernelNameRule says what ValidKernelName accepts.

@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,6 +25,12 @@ func TestNewCatalogErrors(t *testing.T) {
 	}
 	_, err := NewCatalog(manifest(valid()))
 	require.NoError(t, err)
+	for _, ss := range [][]Scaling{{ScalingTensor}, {ScalingRow, ScalingTensor}, {ScalingBlock}} {
+		k := valid()
+		k.In, k.Scalings = E4M3, ss
+		_, err := NewCatalog(manifest(k))
+		require.NoError(t, err, "e4m3 kernel taking %v", ss)
+	}
 
 	cases := []struct {
 		name   string
@@ -59,6 +67,11 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"rate share over peak", func(k *KernelSpec) { k.Model.RateShare = 1.5 }, "model rate_share 1.5 outside (0, 1]"},
 		{"NaN stream share", func(k *KernelSpec) { k.Model.StreamShare = math.NaN() }, "model stream_share NaN outside (0, 1]"},
 		{"zero raster group", func(k *KernelSpec) { k.Model.RasterGroup = 0 }, "model raster_group 0 must be ≥ 1"},
+		{"scalings on a 16-bit kernel", func(k *KernelSpec) { k.Scalings = []Scaling{ScalingTensor} }, "only e4m3 kernels take scales (a bf16 kernel lists none)"},
+		{"e4m3 without scalings", func(k *KernelSpec) { k.In = E4M3 }, "an e4m3 kernel lists the scalings it applies"},
+		{"e4m3 with an empty scaling list", func(k *KernelSpec) { k.In, k.Scalings = E4M3, []Scaling{} }, "an e4m3 kernel lists the scalings it applies"},
+		{"unknown scaling", func(k *KernelSpec) { k.In, k.Scalings = E4M3, []Scaling{ScalingRow, 7} }, "scalings: scaling(7) is not a scaling mode"},
+		{"scaling listed twice", func(k *KernelSpec) { k.In, k.Scalings = E4M3, []Scaling{ScalingRow, ScalingTensor, ScalingRow} }, "scalings: row listed twice"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,6 +152,35 @@ func TestParseManifestIsStrict(t *testing.T) {
 	}
 	_, err := ParseManifest(ManifestJSON)
 	require.NoError(t, err)
+
+	// An e4m3 kernel's scalings are a list of known names.
+	fp8 := Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", Targets: []string{"sm_90a"}, SmemLimit: 227 << 10}},
+		Kernels: []KernelSpec{{Name: "k90_e4m3", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: E4M3, Out: BF16,
+			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 16, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 32,
+			Scalings: []Scaling{ScalingTensor, ScalingRow},
+			Model:    Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}}
+	data, err := json.Marshal(fp8)
+	require.NoError(t, err)
+	text := string(data)
+	require.Contains(t, text, `"scalings":["tensor","row"]`)
+	c, err := ParseManifest(data)
+	require.NoError(t, err)
+	assert.Equal(t, []Scaling{ScalingTensor, ScalingRow}, c.Kernel("k90_e4m3").Scalings)
+	for name, c := range map[string]struct{ from, to, phrase string }{
+		"unknown scaling name": {`["tensor","row"]`, `["tensor","row64"]`, `unknown scaling "row64"`},
+		"scalings not a list":  {`["tensor","row"]`, `"row"`, "bad kernel manifest"},
+		"a scaling by number":  {`["tensor","row"]`, `[1]`, "cannot unmarshal"},
+		"duplicate scaling":    {`["tensor","row"]`, `["row","row"]`, "row listed twice"},
+		"no scalings":          {`"scalings":["tensor","row"],`, ``, "lists the scalings it applies"},
+	} {
+		bad := strings.Replace(text, c.from, c.to, 1)
+		require.NotEqual(t, text, bad, name)
+		_, err := ParseManifest([]byte(bad))
+		require.ErrorIs(t, err, ErrManifest, name)
+		assert.Contains(t, err.Error(), c.phrase, name)
+	}
+
 	_, err = ParseManifest(make([]byte, MaxManifestBytes+1))
 	require.ErrorIs(t, err, ErrManifest)
 	assert.Contains(t, err.Error(), "more than")

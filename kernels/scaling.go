@@ -32,9 +32,12 @@ const ScaleBlockK = 128
 
 var scalingNames = [...]string{ScalingTensor: "tensor", ScalingRow: "row", ScalingBlock: "block128"}
 
+// Valid reports whether s is one of the scaling modes.
+func (s Scaling) Valid() bool { return int(s) < len(scalingNames) }
+
 // String returns the short name used in manifests and tables ("row").
 func (s Scaling) String() string {
-	if int(s) < len(scalingNames) {
+	if s.Valid() {
 		return scalingNames[s]
 	}
 	return fmt.Sprintf("scaling(%d)", s)
@@ -50,7 +53,7 @@ func ParseScaling(s string) (Scaling, error) {
 
 // MarshalText writes the short name.
 func (s Scaling) MarshalText() ([]byte, error) {
-	if int(s) >= len(scalingNames) {
+	if !s.Valid() {
 		return nil, fmt.Errorf("%w: %s", ErrInvalidArgument, s)
 	}
 	return []byte(s.String()), nil
