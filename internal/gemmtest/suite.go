@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // Case is one GEMM of the conformance table. Leading dimensions of 0 mean
@@ -22,9 +23,21 @@ type Case struct {
 	Alpha         float32 // 0 means 1
 }
 
-// Problem fills the shape fields of a dispatch.Problem (no pointers).
-func (c Case) Problem(dt dispatch.DType) dispatch.Problem {
-	p := dispatch.Problem{M: c.M, N: c.N, K: c.K, In: dt, Out: dt, LDA: c.LDA, LDB: c.LDB, LDC: c.LDC, Alpha: c.Alpha, Beta: c.Beta}
+// Problem fills the shape fields of a dispatch.Problem (no pointers) with
+// dtype dt in and out.
+func (c Case) Problem(dt dispatch.DType) dispatch.Problem { return c.ProblemOf(Same(dt)) }
+
+// ProblemOf fills the shape and type fields of a dispatch.Problem (no
+// pointers): dtypes and, for e4m3, the scaling mode (ScaleBlock 128 with
+// ScalingBlock). The per-tensor scalars are FillTypes' to draw.
+func (c Case) ProblemOf(t Types) dispatch.Problem {
+	p := dispatch.Problem{M: c.M, N: c.N, K: c.K, In: t.In, Out: t.Out, LDA: c.LDA, LDB: c.LDB, LDC: c.LDC, Alpha: c.Alpha, Beta: c.Beta}
+	if t.In == dispatch.E4M3 {
+		p.Scaling = t.Scaling
+		if t.Scaling == dispatch.ScalingBlock {
+			p.ScaleBlock = kernels.ScaleBlockK
+		}
+	}
 	if p.LDA == 0 {
 		p.LDA = c.K
 	}
@@ -64,18 +77,39 @@ func Awkward() []Case {
 	}
 }
 
-// Data is one problem's host operands (dtype bits) and its expected output.
+// AwkwardBlock128 are awkward cases whose K is a multiple of 128, beyond
+// Awkward's (m1, m2-bias, m16, misaligned-lda), so that the 128-block
+// scaling mode runs on the TMA kernels (lda a multiple of 16 bytes) at
+// M > 16 and partial N blocks too.
+func AwkwardBlock128() []Case {
+	return []Case{
+		{Name: "k128-m17-n769", M: 17, N: 769, K: 1152, Bias: true},
+		{Name: "k128-m130-n1030", M: 130, N: 1030, K: 640, Beta: 0.5},
+		{Name: "k128-m1100", M: 1100, N: 264, K: 384, Bias: true, Alpha: 0.75},
+	}
+}
+
+// Data is one problem's host operands (dtype bits: FromBits) and its
+// expected output.
 type Data struct {
 	Case
+	Types
 	P       dispatch.Problem
-	A, B, C []uint16 // A: (M-1)*LDA+K+OffA, B: (N-1)*LDB+K+OffB, C: M*LDC
-	Bias    []uint16
+	A, B    []uint16 // bits of P.In (an e4m3 code in the low byte); A: (M-1)*LDA+K+OffA, B: (N-1)*LDB+K+OffB
+	C       []uint16 // bits of P.Out, M*LDC
+	Bias    []uint16 // bits of P.Out, N
+	// ScaleA and ScaleB are an e4m3 problem's scales for ScaleAPtr and
+	// ScaleBPtr, laid out as dispatch.Problem says for P.Scaling; nil when
+	// the scales are P's scalars ScaleA and ScaleB (and for 16-bit inputs).
+	ScaleA, ScaleB []float32
 	Ref     []float64 // float64 reference D, M*N dense (at sampled elements only when Sampled is set)
 	Mag     []float64 // |alpha|·Σ|a·b| + |beta·c| + |bias| per element, for tolerances
 	Sampled []bool    // nil: the reference covers every element; else the ones it covers
 }
 
-// Random returns n random dtype-dt values in [-1, 1], never all zeros. Large
+// Random returns n random dtype-dt values, never zeros: in [-1, 1] for
+// 16-bit dtypes; e4m3 codes of finite, nonzero values from 2^-9 to 7.5 in
+// magnitude (a spread of 12 binades, subnormals included). Large
 // buffers are drawn in parallel chunks, each seeded from rng, so the result
 // depends only on rng's state.
 func Random(dt dispatch.DType, n int, rng *rand.Rand) []uint16 {
@@ -87,7 +121,11 @@ func Random(dt dispatch.DType, n int, rng *rand.Rand) []uint16 {
 		part := s[lo:min(n, lo+chunk)]
 		wg.Go(func() {
 			for i := range part {
-				part[i] = ToBits(dt, float32(r.Float64()*2-1))
+				if dt == dispatch.E4M3 {
+					part[i] = randomE4M3(r)
+				} else {
+					part[i] = ToBits(dt, float32(r.Float64()*2-1))
+				}
 			}
 		})
 	}
@@ -95,22 +133,32 @@ func Random(dt dispatch.DType, n int, rng *rand.Rand) []uint16 {
 	return s
 }
 
-// Fill draws fresh random inputs (never zeros) in [-1, 1] and computes the
-// float64 reference of every element.
-func Fill(c Case, dt dispatch.DType, rng *rand.Rand) *Data { return FillSampled(c, dt, rng, 0) }
+// Fill draws fresh random inputs (never zeros) in [-1, 1] of dtype dt (in
+// and out) and computes the float64 reference of every element.
+func Fill(c Case, dt dispatch.DType, rng *rand.Rand) *Data { return FillTypes(c, Same(dt), rng, 0) }
 
 // FillSampled is Fill with the reference computed at about samples elements
 // (the first and last row and column always among them) when M·N exceeds it;
 // samples ≤ 0 means all. Check still requires every element to be written.
 func FillSampled(c Case, dt dispatch.DType, rng *rand.Rand, samples int) *Data {
-	p := c.Problem(dt)
-	d := &Data{Case: c, P: p}
-	rnd := func(n int) []uint16 { return Random(dt, n, rng) }
-	d.A = rnd(max(0, (p.M-1)*p.LDA+p.K) + c.OffA)
-	d.B = rnd(max(0, (p.N-1)*p.LDB+p.K) + c.OffB)
-	d.C = rnd(p.M * p.LDC)
+	return FillTypes(c, Same(dt), rng, samples)
+}
+
+// FillTypes is FillSampled for the dtypes and scaling mode of t: e4m3
+// inputs are random codes (see Random) with random positive scales in
+// [0.01, 2] (see randomScale) in t's layout, C and bias random in t.Out, and
+// the reference is that of the dequantised inputs.
+func FillTypes(c Case, t Types, rng *rand.Rand, samples int) *Data {
+	p := c.ProblemOf(t)
+	d := &Data{Case: c, Types: t, P: p}
+	d.A = Random(p.In, max(0, (p.M-1)*p.LDA+p.K)+c.OffA, rng)
+	d.B = Random(p.In, max(0, (p.N-1)*p.LDB+p.K)+c.OffB, rng)
+	d.C = Random(p.Out, p.M*p.LDC, rng)
 	if c.Bias {
-		d.Bias = rnd(p.N)
+		d.Bias = Random(p.Out, p.N, rng)
+	}
+	if p.In == dispatch.E4M3 {
+		d.drawScales(rng)
 	}
 	d.Ref, d.Mag = make([]float64, p.M*p.N), make([]float64, p.M*p.N)
 	if samples <= 0 || p.M*p.N <= samples {
@@ -134,23 +182,31 @@ func FillSampled(c Case, dt dispatch.DType, rng *rand.Rand, samples int) *Data {
 	return d
 }
 
-// reference is element (m, n) of D in float64 and its magnitude bound.
+// reference is element (m, n) of D in float64 and its magnitude bound
+// |alpha|·Σ_k |a·sa·b·sb| + |beta·c| + |bias|: for e4m3 the sum over k runs
+// in 128-blocks, each block's products scaled by its scales (Scale).
 func (d *Data) reference(m, n int) (float64, float64) {
 	p, dt := d.P, d.P.In
 	var s, mag float64
-	for k := 0; k < p.K; k++ {
-		x := float64(FromBits(dt, d.A[d.OffA+m*p.LDA+k])) * float64(FromBits(dt, d.B[d.OffB+n*p.LDB+k]))
-		s += x
-		mag += math.Abs(x)
+	for k0 := 0; k0 < p.K; k0 += kernels.ScaleBlockK {
+		var bs, bm float64
+		for k := k0; k < min(p.K, k0+kernels.ScaleBlockK); k++ {
+			x := float64(FromBits(dt, d.A[d.OffA+m*p.LDA+k])) * float64(FromBits(dt, d.B[d.OffB+n*p.LDB+k]))
+			bs += x
+			bm += math.Abs(x)
+		}
+		sa, sb := d.scales(m, n, k0/kernels.ScaleBlockK)
+		sc := float64(sa) * float64(sb)
+		s, mag = s+sc*bs, mag+math.Abs(sc)*bm
 	}
 	v := float64(p.Alpha) * s
 	mag *= math.Abs(float64(p.Alpha))
 	if p.Beta != 0 {
-		c := float64(p.Beta) * float64(FromBits(dt, d.C[m*p.LDC+n]))
+		c := float64(p.Beta) * float64(FromBits(p.Out, d.C[m*p.LDC+n]))
 		v, mag = v+c, mag+math.Abs(c)
 	}
 	if d.Bias != nil {
-		b := float64(FromBits(dt, d.Bias[n]))
+		b := float64(FromBits(p.Out, d.Bias[n]))
 		v, mag = v+b, mag+math.Abs(b)
 	}
 	return v, mag
@@ -161,15 +217,13 @@ func (d *Data) reference(m, n int) (float64, float64) {
 const Poison uint16 = 0x7fff
 
 // Check compares an output buffer (M*LDC elements, poisoned before the run)
-// with the reference: every element of the M×N region within tolerance, the
-// padding between N and LDC still poisoned, and the relative Frobenius error
-// under 1e-2. It returns a description of the first failures, or nil.
+// with the reference: every element of the M×N region within the tolerance
+// (Types.Tolerance; NaN never is), the padding between N and LDC still
+// poisoned, and the relative Frobenius error under 1e-2. It returns a
+// description of the first failures (case, types, shape, element, got,
+// want, bound), or nil.
 func (d *Data) Check(out []uint16) error {
 	p, dt := d.P, d.P.Out
-	rtol := 1.0 / 128 // one bf16 ulp of rounding, with room
-	if dt == dispatch.F16 {
-		rtol = 1.0 / 1024
-	}
 	var bad []string
 	var num, den float64
 	for m := 0; m < p.M; m++ {
@@ -191,8 +245,8 @@ func (d *Data) Check(out []uint16) error {
 			ref, mag := d.Ref[m*p.N+n], d.Mag[m*p.N+n]
 			num += (g - ref) * (g - ref)
 			den += ref * ref
-			if math.IsNaN(g) || math.Abs(g-ref) > rtol*math.Abs(ref)+1e-5*mag+1e-6 {
-				bad = append(bad, fmt.Sprintf("D[%d,%d] = %g, want %g (|Σ|=%g)", m, n, g, ref, mag))
+			if tol := d.Types.Tolerance(p.K, ref, mag); math.IsNaN(g) || math.Abs(g-ref) > tol {
+				bad = append(bad, fmt.Sprintf("D[%d,%d] = %g, want %g ± %.3g (Σ|terms| = %g)", m, n, g, ref, tol, mag))
 			}
 		}
 	}
@@ -203,32 +257,59 @@ func (d *Data) Check(out []uint16) error {
 		if len(bad) > 5 {
 			bad = append(bad[:5], fmt.Sprintf("… %d more", len(bad)-5))
 		}
-		return fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches: %v", d.Name, dt, p.M, p.N, p.K, len(bad), bad)
+		return fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches: %v", d.Name, d.Types, p.M, p.N, p.K, len(bad), bad)
 	}
 	return nil
 }
 
-// CPU computes D on the host the way a kernel must: float32 accumulation,
-// then the epilogue, rounded to the output dtype. It is the suite's CPU
-// backend: it must pass Check like every GPU kernel.
-func (d *Data) CPU() []uint16 {
+// CPU computes D on the host the way a kernel must: float32 products and
+// accumulation (for e4m3 in 128-blocks, each block's sum times its scales
+// in float32; per-tensor scalars folded into alpha), then the epilogue,
+// rounded to the output dtype. It is the suite's CPU backend: it must pass
+// Check like every GPU kernel.
+func (d *Data) CPU() []uint16 { return d.cpu(1, func(x float32) float32 { return x }) }
+
+// cpu is CPU with each run of step products summed in float32 and added to
+// its block's accumulator through round: (1, identity) is float32
+// throughout; (32, truncation to 13 fraction bits) models Hopper's fp8 MMA
+// (see Types.Tolerance).
+func (d *Data) cpu(step int, round func(float32) float32) []uint16 {
 	p, dt := d.P, d.P.In
 	out := make([]uint16, p.M*p.LDC)
 	for i := range out {
 		out[i] = Poison
 	}
+	alpha, blk := p.Alpha, max(p.K, 1)
+	if p.In == dispatch.E4M3 {
+		blk = kernels.ScaleBlockK
+		if d.ScaleA == nil {
+			alpha = p.Alpha * p.ScaleA * p.ScaleB // folded: the scales are 1 below
+		}
+	}
 	for m := 0; m < p.M; m++ {
 		for n := 0; n < p.N; n++ {
 			var s float32
-			for k := 0; k < p.K; k++ {
-				s += FromBits(dt, d.A[d.OffA+m*p.LDA+k]) * FromBits(dt, d.B[d.OffB+n*p.LDB+k])
+			for k0 := 0; k0 < p.K; k0 += blk {
+				var acc float32
+				end := min(p.K, k0+blk)
+				for k1 := k0; k1 < end; k1 += step {
+					var part float32
+					for k := k1; k < min(end, k1+step); k++ {
+						part += FromBits(dt, d.A[d.OffA+m*p.LDA+k]) * FromBits(dt, d.B[d.OffB+n*p.LDB+k])
+					}
+					acc = round(acc + part)
+				}
+				if sa, sb := d.scales(m, n, k0/blk); d.ScaleA != nil {
+					acc *= sa * sb
+				}
+				s += acc
 			}
-			v := p.Alpha * s
+			v := alpha * s
 			if p.Beta != 0 {
-				v += p.Beta * FromBits(dt, d.C[m*p.LDC+n])
+				v += p.Beta * FromBits(p.Out, d.C[m*p.LDC+n])
 			}
 			if d.Bias != nil {
-				v += FromBits(dt, d.Bias[n])
+				v += FromBits(p.Out, d.Bias[n])
 			}
 			out[m*p.LDC+n] = ToBits(p.Out, v)
 		}
