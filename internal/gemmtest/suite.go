@@ -94,17 +94,17 @@ func AwkwardBlock128() []Case {
 type Data struct {
 	Case
 	Types
-	P       dispatch.Problem
-	A, B    []uint16 // bits of P.In (an e4m3 code in the low byte); A: (M-1)*LDA+K+OffA, B: (N-1)*LDB+K+OffB
-	C       []uint16 // bits of P.Out, M*LDC
-	Bias    []uint16 // bits of P.Out, N
+	P    dispatch.Problem
+	A, B []uint16 // bits of P.In (an e4m3 code in the low byte); A: (M-1)*LDA+K+OffA, B: (N-1)*LDB+K+OffB
+	C    []uint16 // bits of P.Out, M*LDC
+	Bias []uint16 // bits of P.Out, N
 	// ScaleA and ScaleB are an e4m3 problem's scales for ScaleAPtr and
 	// ScaleBPtr, laid out as dispatch.Problem says for P.Scaling; nil when
 	// the scales are P's scalars ScaleA and ScaleB (and for 16-bit inputs).
 	ScaleA, ScaleB []float32
-	Ref     []float64 // float64 reference D, M*N dense (at sampled elements only when Sampled is set)
-	Mag     []float64 // |alpha|·Σ|a·b| + |beta·c| + |bias| per element, for tolerances
-	Sampled []bool    // nil: the reference covers every element; else the ones it covers
+	Ref            []float64 // float64 reference D, M*N dense (at sampled elements only when Sampled is set)
+	Mag            []float64 // |alpha|·Σ|a·b| + |beta·c| + |bias| per element, for tolerances
+	Sampled        []bool    // nil: the reference covers every element; else the ones it covers
 }
 
 // Random returns n random dtype-dt values, never zeros: in [-1, 1] for
