@@ -16,10 +16,15 @@ func PlaceholderPtr(slot, align int) (DevicePtr, error) {
 	return DevicePtr(uint64(slot)<<40 + uint64(align)), nil
 }
 
-// PlaceholderProblem is the packed TN problem M×N×K with dtype dt in and out,
-// alpha 1, and 256-byte aligned placeholder pointers for A (slot 1), B (2)
-// and D (3): what a planner checks constraints on before buffers exist.
+// PlaceholderProblem is the packed TN problem M×N×K with dtype dt in and out
+// (e4m3: out bf16, per-tensor scalars ScaleA = ScaleB = 1), alpha 1, and
+// 256-byte aligned placeholder pointers for A (slot 1), B (2) and D (3):
+// what a planner checks constraints on before buffers exist.
 func PlaceholderProblem(m, n, k int, dt DType) Problem {
 	ptr := func(slot int) DevicePtr { return DevicePtr(uint64(slot)<<40 + 256) }
-	return Problem{M: m, N: n, K: k, In: dt, Out: dt, LDA: k, LDB: k, LDC: n, A: ptr(1), B: ptr(2), D: ptr(3), Alpha: 1}
+	p := Problem{M: m, N: n, K: k, In: dt, Out: dt, LDA: k, LDB: k, LDC: n, A: ptr(1), B: ptr(2), D: ptr(3), Alpha: 1}
+	if dt == E4M3 {
+		p.Out, p.ScaleA, p.ScaleB = BF16, 1, 1
+	}
+	return p
 }

@@ -25,4 +25,9 @@ func TestPlaceholders(t *testing.T) {
 		assert.Zero(t, uint64(ptr)%256)
 		assert.NotZero(t, uint64(ptr)%512, "aligned to exactly 256 bytes")
 	}
+	e := PlaceholderProblem(3, 64, 128, E4M3)
+	require.NoError(t, e.Validate())
+	assert.Equal(t, BF16, e.Out, "e4m3 problems are tuned e4m3→bf16")
+	assert.Equal(t, ScalingTensor, e.Scaling)
+	assert.Equal(t, [2]float32{1, 1}, [2]float32{e.ScaleA, e.ScaleB}, "per-tensor scalars, folded into alpha")
 }

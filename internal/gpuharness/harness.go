@@ -74,12 +74,23 @@ func (h *Harness) Close() {
 }
 
 // Checked draws fresh random operands for s (the reference at 64 sampled
-// elements) and uploads them with a poisoned output.
+// elements) and uploads them with a poisoned output. The problem's types
+// are dispatch.PlaceholderProblem's for s's dtype (e4m3: out bf16,
+// per-tensor scalars, drawn at random here), as the tuner plans it.
 func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
-	return h.Operands(gemmtest.FillSampled(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, s.DType, h.rng, 64))
+	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, TypesOf(s), h.rng, 64))
 }
 
-// Rotation is one shape's device buffers for timing: random activations,
+// TypesOf is what the tuner and bench measure s in: the dtypes and scaling
+// of dispatch.PlaceholderProblem for s's dtype, the per-tensor scales as
+// scalars.
+func TypesOf(s tuning.Shape) gemmtest.Types {
+	p := dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType)
+	return gemmtest.Types{In: p.In, Out: p.Out, Scaling: p.Scaling}
+}
+
+// Rotation is one shape's device buffers for timing, in
+// dispatch.PlaceholderProblem's types for its dtype: random activations,
 // the weight copied until the copies span ≥ 3× L2 (tuning.WeightCopies, so
 // that each call reads its weight from memory), the output, and one problem
 // per weight copy.
@@ -106,32 +117,34 @@ func (r *Rotation) alloc(h *Harness, s tuning.Shape) error {
 		}
 		return b, err
 	}
-	a, err := keep(h.Upload(gemmtest.Random(s.DType, s.M*s.K, h.rng)))
+	p := dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType)
+	a, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.M*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
-	w0, err := keep(h.Upload(gemmtest.Random(s.DType, s.N*s.K, h.rng)))
+	w0, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.N*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
 	ws := []Buf{w0}
-	for len(ws) < tuning.WeightCopies(s.N, s.K, s.DType, h.Engine.Device().L2Bytes) {
-		w, err := keep(h.alloc(w0.N))
+	for len(ws) < tuning.WeightCopies(s.N, s.K, p.In, h.Engine.Device().L2Bytes) {
+		w, err := keep(h.alloc(w0.N, w0.Size))
 		if err == nil {
-			err = h.CopyDevice(w.Base, w0.Base, int64(w0.N)*2)
+			err = h.CopyDevice(w.Base, w0.Base, w0.Bytes())
 		}
 		if err != nil {
 			return err
 		}
 		ws = append(ws, w)
 	}
-	d, err := keep(h.alloc(s.M * s.N))
+	d, err := keep(h.alloc(s.M*s.N, p.Out.Size()))
 	if err != nil {
 		return err
 	}
 	for _, w := range ws {
-		r.Probs = append(r.Probs, dispatch.Problem{M: s.M, N: s.N, K: s.K, In: s.DType, Out: s.DType, LDA: s.K, LDB: s.K, LDC: s.N,
-			A: a.Ptr(0), B: w.Ptr(0), D: d.Ptr(0), Alpha: 1})
+		q := p
+		q.A, q.B, q.D = a.Ptr(0), w.Ptr(0), d.Ptr(0)
+		r.Probs = append(r.Probs, q)
 	}
 	return nil
 }
