@@ -14,8 +14,19 @@ const (
 	e4m3MaxPos = 0x7e // code of +448
 )
 
+// e4m3Values holds every code's value.
+var e4m3Values = func() (v [256]float32) {
+	for c := range v {
+		v[c] = decodeE4M3(uint8(c))
+	}
+	return v
+}()
+
 // E4M3ToFloat decodes an e4m3 code (exact: every value is a float32).
-func E4M3ToFloat(code uint8) float32 {
+func E4M3ToFloat(code uint8) float32 { return e4m3Values[code] }
+
+// decodeE4M3 is E4M3ToFloat from the code's fields.
+func decodeE4M3(code uint8) float32 {
 	e, m := int(code>>3)&0xf, float64(code&7)
 	var v float64
 	switch {

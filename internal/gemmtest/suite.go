@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -161,24 +162,34 @@ func FillTypes(c Case, t Types, rng *rand.Rand, samples int) *Data {
 		d.drawScales(rng)
 	}
 	d.Ref, d.Mag = make([]float64, p.M*p.N), make([]float64, p.M*p.N)
-	if samples <= 0 || p.M*p.N <= samples {
-		for i := range d.Ref {
-			d.Ref[i], d.Mag[i] = d.reference(i/p.N, i%p.N)
+	if samples > 0 && p.M*p.N > samples {
+		d.Sampled = make([]bool, p.M*p.N)
+		for _, i := range []int{0, p.N - 1, (p.M - 1) * p.N, p.M*p.N - 1} {
+			d.Sampled[i] = true
 		}
-		return d
-	}
-	d.Sampled = make([]bool, p.M*p.N)
-	for _, i := range []int{0, p.N - 1, (p.M - 1) * p.N, p.M*p.N - 1} {
-		d.Sampled[i] = true
-	}
-	for range samples {
-		d.Sampled[rng.IntN(p.M*p.N)] = true
-	}
-	for i, ok := range d.Sampled {
-		if ok {
-			d.Ref[i], d.Mag[i] = d.reference(i/p.N, i%p.N)
+		for range samples {
+			d.Sampled[rng.IntN(p.M*p.N)] = true
 		}
 	}
+	// The elements in parallel, a row of elements per task.
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for lo := range work {
+				for i := lo; i < min(lo+p.N, len(d.Ref)); i++ {
+					if d.Sampled == nil || d.Sampled[i] {
+						d.Ref[i], d.Mag[i] = d.reference(i/p.N, i%p.N)
+					}
+				}
+			}
+		})
+	}
+	for lo := 0; lo < len(d.Ref); lo += max(p.N, 1) {
+		work <- lo
+	}
+	close(work)
+	wg.Wait()
 	return d
 }
 
