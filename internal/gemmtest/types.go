@@ -19,6 +19,15 @@ type Types struct {
 	ScalePtrs bool
 }
 
+// TypesOf is what problem p computes in.
+func TypesOf(p dispatch.Problem) Types {
+	t := Types{In: p.In, Out: p.Out}
+	if p.In == dispatch.E4M3 {
+		t.Scaling, t.ScalePtrs = p.Scaling, p.ScaleAPtr != 0
+	}
+	return t
+}
+
 // Same is dtype dt in and out (a 16-bit problem).
 func Same(dt dispatch.DType) Types { return Types{In: dt, Out: dt} }
 

@@ -78,15 +78,8 @@ func (h *Harness) Close() {
 // are dispatch.PlaceholderProblem's for s's dtype (e4m3: out bf16,
 // per-tensor scalars, drawn at random here), as the tuner plans it.
 func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
-	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, TypesOf(s), h.rng, 64))
-}
-
-// TypesOf is what the tuner and bench measure s in: the dtypes and scaling
-// of dispatch.PlaceholderProblem for s's dtype, the per-tensor scales as
-// scalars.
-func TypesOf(s tuning.Shape) gemmtest.Types {
-	p := dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType)
-	return gemmtest.Types{In: p.In, Out: p.Out, Scaling: p.Scaling}
+	ty := gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
+	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, ty, h.rng, 64))
 }
 
 // Rotation is one shape's device buffers for timing, in
