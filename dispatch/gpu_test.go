@@ -36,68 +36,76 @@ var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
 // scalars and as pointers), with its output dtype, on the awkward table and
 // the K-multiple-of-128 cases. Where a kernel's constraints fail, Launch must
 // refuse and write nothing (counted as skipped); every kernel must run on
-// some case.
+// some case in each types subtest (bf16, f16, "e4m3→bf16 row", …: select
+// the e4m3 ones with -test.run 'TestEveryKernelOnAwkwardShapes/e4m3').
 func TestEveryKernelOnAwkwardShapes(t *testing.T) {
 	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20, JITImages: true})
-	rng := rand.New(rand.NewPCG(11, 12))
-	ran, skipped := map[string]int{}, map[string]int{}
 	all := e.Planner().Catalog().Kernels()
-	for _, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
+	for i, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
 		var ks []kernels.KernelSpec
 		for _, k := range all {
 			if k.In == ty.In && k.Out == ty.Out && (ty.In != dispatch.E4M3 || k.Takes(ty.Scaling)) {
 				ks = append(ks, k)
 			}
 		}
-		if len(ks) == 0 {
-			t.Logf("%s: no kernel in the catalog", ty)
-			continue
-		}
 		cases := gemmtest.Awkward()
 		if ty.In == dispatch.E4M3 {
 			cases = append(cases, gemmtest.AwkwardBlock128()...)
 		}
-		var runs, skips int
-		for _, c := range cases {
-			d := gemmtest.FillTypes(c, ty, rng, 0)
-			p, out := operands(t, d)
-			for _, k := range ks {
-				for _, split := range []int{1, 3} {
-					name := fmt.Sprintf("kernel %s, case %s, %s, split-K %d", k.Name, c.Name, ty, split)
-					repoison(t, out)
-					pl, err := e.Planner().PlanKernel(&p, k.Name, split)
-					if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
-						require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
-						refuseMisaligned(t, e, k.Name, split, p, out)
-						skipped[k.Name]++
-						skips++
-						continue
-					}
-					require.NoError(t, err, name)
-					require.NoError(t, e.Launch(pl, &p, 0), name)
-					waitStream(t, 0)
-					require.NoError(t, d.Check(out.download(t)), name)
-					ran[k.Name]++
-					runs++
+		t.Run(ty.String(), func(t *testing.T) {
+			if len(ks) == 0 {
+				t.Skipf("no %s kernel in the catalog", ty)
+			}
+			rng := rand.New(rand.NewPCG(11, 12+uint64(i))) // whichever subtests run
+			awkwardRuns(t, e, ty, ks, cases, rng)
+		})
+	}
+}
+
+// awkwardRuns runs every kernel of ks on every case (random inputs of types
+// ty) at split-K 1 and 3, and requires each kernel to run on some case (and
+// the sm_80 image to have run for 16-bit types).
+func awkwardRuns(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, ks []kernels.KernelSpec, cases []gemmtest.Case, rng *rand.Rand) {
+	ran, skipped := map[string]int{}, map[string]int{}
+	var runs, skips, sm80, sm90 int
+	for _, c := range cases {
+		d := gemmtest.FillTypes(c, ty, rng, 0)
+		p, out := operands(t, d)
+		for _, k := range ks {
+			for _, split := range []int{1, 3} {
+				name := fmt.Sprintf("kernel %s, case %s, %s, split-K %d", k.Name, d.Name, ty, split)
+				repoison(t, out)
+				pl, err := e.Planner().PlanKernel(&p, k.Name, split)
+				if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
+					require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
+					refuseMisaligned(t, e, k.Name, split, p, out)
+					skipped[k.Name]++
+					skips++
+					continue
+				}
+				require.NoError(t, err, name)
+				require.NoError(t, e.Launch(pl, &p, 0), name)
+				waitStream(t, 0)
+				require.NoError(t, d.Check(out.download(t)), name)
+				ran[k.Name]++
+				runs++
+				switch {
+				case strings.HasPrefix(k.Name, "gemmroute_sm80_"):
+					sm80++
+				case strings.HasPrefix(k.Name, "gemmroute_sm90_"):
+					sm90++
 				}
 			}
 		}
-		t.Logf("%s: %d kernels, %d runs checked, %d (case, split-K) pairs skipped by their constraints", ty, len(ks), runs, skips)
 	}
-	for _, k := range all {
-		assert.Greater(t, ran[k.Name], 0, "kernel %s never ran (%d cases skipped by its constraints)", k.Name, skipped[k.Name])
+	for _, k := range ks {
+		assert.Greater(t, ran[k.Name], 0, "kernel %s never ran in %s (%d (case, split-K) pairs skipped by its constraints)", k.Name, ty, skipped[k.Name])
 	}
-	var sm80, sm90 int
-	for name, n := range ran {
-		switch {
-		case strings.HasPrefix(name, "gemmroute_sm80_"):
-			sm80 += n
-		case strings.HasPrefix(name, "gemmroute_sm90_"):
-			sm90 += n
-		}
+	t.Logf("%s on %s: %d kernels, %d runs checked (%d of the sm_80 image, PTX JIT on this GPU; %d of the sm_90 image), %d (case, split-K) pairs skipped by their constraints",
+		ty, e.Device().Name, len(ks), runs, sm80, sm90, skips)
+	if ty.In != dispatch.E4M3 {
+		require.Greater(t, sm80, 0, "the sm_80 image was not exercised")
 	}
-	t.Logf("checked %d kernels on %s: %d runs of the sm_80 image (PTX JIT on this GPU), %d of the sm_90 image", len(ran), e.Device().Name, sm80, sm90)
-	require.Greater(t, sm80, 0, "the sm_80 image was not exercised")
 }
 
 // repoison fills a 16-bit output with gemmtest.Poison again, so that what
@@ -321,40 +329,47 @@ func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
 
 // Split-K is deterministic: the same inputs give the same bits every run,
 // for the bf16 kernels with 16-byte loads (split-K 8) and for every e4m3
-// kernel that splits K (split-K 8 or its most), per-row and 128-block scaled.
+// kernel that splits K (split-K 8 or its most), per-row and 128-block scaled
+// (subtests "bf16", "e4m3→bf16 row", "e4m3→bf16 block128").
 func TestSplitKDeterministic(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
-	rng := rand.New(rand.NewPCG(51, 52))
 	c := gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}
-	d := gemmtest.Fill(c, dispatch.BF16, rng)
-	p, out := operands(t, d)
-	for _, k := range e.Planner().Catalog().Kernels() {
-		if k.In != dispatch.BF16 || k.PtrAlign != 16 {
-			continue
+	t.Run("bf16", func(t *testing.T) {
+		d := gemmtest.Fill(c, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
+		p, out := operands(t, d)
+		for _, k := range e.Planner().Catalog().Kernels() {
+			if k.In != dispatch.BF16 || k.PtrAlign != 16 {
+				continue
+			}
+			splitKRepeats(t, e, d, p, out, k.Name, 8)
 		}
-		splitKRepeats(t, e, d, p, out, k.Name, 8)
-	}
-	for _, ty := range []gemmtest.Types{
+	})
+	for i, ty := range []gemmtest.Types{
 		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow},
 		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock},
 	} {
-		d := gemmtest.FillTypes(c, ty, rng, 0)
-		p, out := operands(t, d)
-		var ran, skipped int
-		for _, k := range e.Planner().Catalog().Kernels() {
-			if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
-				continue
+		t.Run(ty.String(), func(t *testing.T) {
+			d := gemmtest.FillTypes(c, ty, rand.New(rand.NewPCG(53, 54+uint64(i))), 0)
+			p, out := operands(t, d)
+			var ran, skipped int
+			for _, k := range e.Planner().Catalog().Kernels() {
+				if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
+					continue
+				}
+				if why := dispatch.CheckKernel(&k, &p, e.Device(), min(8, k.MaxSplitK)); why != "" {
+					t.Logf("%s: %s skipped: %s", ty, k.Name, why)
+					skipped++
+					continue
+				}
+				splitKRepeats(t, e, d, p, out, k.Name, min(8, k.MaxSplitK))
+				ran++
 			}
-			if why := dispatch.CheckKernel(&k, &p, e.Device(), min(8, k.MaxSplitK)); why != "" {
-				t.Logf("%s: %s skipped: %s", ty, k.Name, why)
-				skipped++
-				continue
+			if ran+skipped == 0 {
+				t.Skipf("no %s kernel that splits K in the catalog", ty)
 			}
-			splitKRepeats(t, e, d, p, out, k.Name, min(8, k.MaxSplitK))
-			ran++
-		}
-		t.Logf("%s: %d split-K kernels bit-identical over 3 runs, %d skipped by their constraints", ty, ran, skipped)
-		require.False(t, ran == 0 && skipped > 0, "%s: no split-K kernel ran", ty)
+			t.Logf("%s: %d split-K kernels bit-identical over 3 runs, %d skipped by their constraints", ty, ran, skipped)
+			require.Positive(t, ran, "%s: no split-K kernel ran", ty)
+		})
 	}
 }
 
