@@ -153,11 +153,17 @@ func (d *Data) scales(m, n, kb int) (sa, sb float32) {
 // blocks is ⌈x/128⌉.
 func blocks(x int) int { return (x + kernels.ScaleBlockK - 1) / kernels.ScaleBlockK }
 
-// drawScales draws an e4m3 problem's scales in the layout of its mode
-// (dispatch.Problem's): scalars in P for per-tensor scaling without
-// pointers, else ScaleA and ScaleB.
+// drawScales draws an e4m3 problem's scales (RandomScales).
 func (d *Data) drawScales(rng *rand.Rand) {
-	p := &d.P
+	d.ScaleA, d.ScaleB = RandomScales(&d.P, d.ScalePtrs, rng)
+}
+
+// RandomScales draws the scales of e4m3 problem p (random, positive, in
+// [0.01, 2]) in the layout of p.Scaling (dispatch.Problem's): for
+// ScalingTensor without ptrs it sets the scalars p.ScaleA and p.ScaleB and
+// returns nil; otherwise it returns the vectors for ScaleAPtr and ScaleBPtr
+// (one float each for ScalingTensor).
+func RandomScales(p *dispatch.Problem, ptrs bool, rng *rand.Rand) (sa, sb []float32) {
 	draw := func(n int) []float32 {
 		s := make([]float32, n)
 		for i := range s {
@@ -166,13 +172,13 @@ func (d *Data) drawScales(rng *rand.Rand) {
 		return s
 	}
 	switch {
-	case p.Scaling == dispatch.ScalingTensor && !d.ScalePtrs:
+	case p.Scaling == dispatch.ScalingTensor && !ptrs:
 		p.ScaleA, p.ScaleB = randomScale(rng), randomScale(rng)
-	case p.Scaling == dispatch.ScalingTensor:
-		d.ScaleA, d.ScaleB = draw(1), draw(1)
+		return nil, nil
 	case p.Scaling == dispatch.ScalingRow:
-		d.ScaleA, d.ScaleB = draw(p.M), draw(p.N)
+		return draw(p.M), draw(p.N)
 	case p.Scaling == dispatch.ScalingBlock:
-		d.ScaleA, d.ScaleB = draw(blocks(p.K)*p.M), draw(blocks(p.N)*blocks(p.K))
+		return draw(blocks(p.K) * p.M), draw(blocks(p.N) * blocks(p.K))
 	}
+	return draw(1), draw(1)
 }

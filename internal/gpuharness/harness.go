@@ -73,20 +73,25 @@ func (h *Harness) Close() {
 	_ = h.Context.Close()
 }
 
-// Checked draws fresh random operands for s (the reference at 64 sampled
-// elements) and uploads them with a poisoned output. The problem's types
-// are dispatch.PlaceholderProblem's for s's dtype (e4m3: out bf16,
-// per-tensor scalars, drawn at random here), as the tuner plans it.
-func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
-	ty := gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
-	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, ty, h.rng, 64))
+// typesOf is what shape s is checked and timed in: dispatch.PlaceholderProblem's
+// types for its dtype, the problem the tuner plans (e4m3: out bf16,
+// per-tensor scalars).
+func typesOf(s tuning.Shape) gemmtest.Types {
+	return gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
 }
 
-// Rotation is one shape's device buffers for timing, in
-// dispatch.PlaceholderProblem's types for its dtype: random activations,
-// the weight copied until the copies span ≥ 3× L2 (tuning.WeightCopies, so
-// that each call reads its weight from memory), the output, and one problem
-// per weight copy.
+// Checked draws fresh random operands for s in typesOf(s) (the reference at
+// 64 sampled elements; e4m3 scales random) and uploads them with a poisoned
+// output.
+func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
+	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, typesOf(s), h.rng, 64))
+}
+
+// Rotation is one shape's device buffers for timing, in typesOf(s): random
+// activations (and e4m3 scales, as scalars or vectors), the weight copied
+// until the copies span ≥ 3× L2 (tuning.WeightCopies, so that each call
+// reads its weight from memory), the output, and one problem per weight
+// copy.
 type Rotation struct {
 	Probs []dispatch.Problem
 	dev   *Device
@@ -110,7 +115,19 @@ func (r *Rotation) alloc(h *Harness, s tuning.Shape) error {
 		}
 		return b, err
 	}
-	p := dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType)
+	ty := typesOf(s)
+	p := gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}.ProblemOf(ty)
+	if sa, sb := gemmtest.RandomScales(&p, ty.ScalePtrs, h.rng); sa != nil {
+		a, err := keep(h.UploadFloats(sa))
+		if err != nil {
+			return err
+		}
+		b, err := keep(h.UploadFloats(sb))
+		if err != nil {
+			return err
+		}
+		p.ScaleAPtr, p.ScaleBPtr = a.Ptr(0), b.Ptr(0)
+	}
 	a, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.M*s.K, h.rng)))
 	if err != nil {
 		return err
