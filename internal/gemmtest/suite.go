@@ -104,7 +104,7 @@ type Data struct {
 	// the scales are P's scalars ScaleA and ScaleB (and for 16-bit inputs).
 	ScaleA, ScaleB []float32
 	Ref            []float64 // float64 reference D, M*N dense (at sampled elements only when Sampled is set)
-	Mag            []float64 // |alpha|·Σ|a·b| + |beta·c| + |bias| per element, for tolerances
+	Mag            []float64 // |alpha|·Σ|a·sa·b·sb| + |beta·c| + |bias| per element (scales 1 for 16-bit), for tolerances
 	Sampled        []bool    // nil: the reference covers every element; else the ones it covers
 }
 
