@@ -194,11 +194,12 @@ func TestE4M3Reference(t *testing.T) {
 	require.InDelta(t, 0.75*(130*2*0.25*1.5)+cterm+bias, ref, 1e-12)
 }
 
-// cpuCases are the awkward cases cheap enough for the CPU backend in every
-// e4m3 combination, and a 128-block case with a partial N block.
+// cpuCases are the awkward cases (Awkward, AwkwardE4M3) cheap enough for
+// the CPU backend in every e4m3 combination, and a 128-block case with a
+// partial N block.
 func cpuCases() []Case {
 	var out []Case
-	for _, c := range Awkward() {
+	for _, c := range append(Awkward(), AwkwardE4M3()...) {
 		if c.M*c.N*c.K <= 1e6 {
 			out = append(out, c)
 		}

@@ -78,15 +78,22 @@ func Awkward() []Case {
 	}
 }
 
-// AwkwardBlock128 are awkward cases whose K is a multiple of 128, beyond
-// Awkward's (m1, m2-bias, m16, misaligned-lda), so that the 128-block
-// scaling mode runs on the TMA kernels (lda a multiple of 16 bytes) at
-// M > 16 and partial N blocks too.
-func AwkwardBlock128() []Case {
+// AwkwardE4M3 are the awkward cases e4m3 kernels add to Awkward: those
+// kernels need K a multiple of 16, which most of Awkward's K are not, so
+// these have K multiples of 16 but not of 128 (the per-tensor and per-row
+// modes on K tails; a partial last block in 128-block mode) at M = 3, 33,
+// 130, 1100, N = 769 and 1030, a misaligned A and B, and K multiples of 128
+// at M > 16 with partial N blocks.
+func AwkwardE4M3() []Case {
 	return []Case{
-		{Name: "k128-m17-n769", M: 17, N: 769, K: 1152, Bias: true},
-		{Name: "k128-m130-n1030", M: 130, N: 1030, K: 640, Beta: 0.5},
-		{Name: "k128-m1100", M: 1100, N: 264, K: 384, Bias: true, Alpha: 0.75},
+		{Name: "k784-m3-beta", M: 3, N: 200, K: 784, Beta: 0.5},
+		{Name: "k5136-m33-n769", M: 33, N: 769, K: 5136, Bias: true},
+		{Name: "k208-m130-n1030", M: 130, N: 1030, K: 208, Beta: 0.5},
+		{Name: "k144-m1100", M: 1100, N: 264, K: 144, Bias: true},
+		{Name: "k992-misaligned", M: 4, N: 123, K: 992, OffA: 1, OffB: 3, Beta: 0.25},
+		{Name: "k1152-m17-n769", M: 17, N: 769, K: 1152, Bias: true},
+		{Name: "k640-m130-n1030", M: 130, N: 1030, K: 640, Beta: 0.5},
+		{Name: "k384-m1100", M: 1100, N: 264, K: 384, Bias: true, Alpha: 0.75},
 	}
 }
 

@@ -75,9 +75,14 @@ func (h *Harness) Close() {
 
 // typesOf is what shape s is checked and timed in: dispatch.PlaceholderProblem's
 // types for its dtype, the problem the tuner plans (e4m3: out bf16,
-// per-tensor scalars).
+// per-tensor scalars), in s's scaling mode (row and block128 through scale
+// vectors).
 func typesOf(s tuning.Shape) gemmtest.Types {
-	return gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
+	t := gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
+	if t.In == dispatch.E4M3 {
+		t.Scaling, t.ScalePtrs = s.Scaling, s.Scaling != dispatch.ScalingTensor
+	}
+	return t
 }
 
 // Checked draws fresh random operands for s in typesOf(s) (the reference at
