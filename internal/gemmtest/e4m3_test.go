@@ -225,16 +225,32 @@ func truncate13(x float32) float32 { return math.Float32frombits(math.Float32bit
 // The tolerance holds for a model of Hopper's fp8 MMA: the block's
 // accumulator truncated to 13 fraction bits every 32 products, promoted to
 // float32 every 128 — the model the tolerance is derived from — on long K
-// too; and it is not so wide that float32's truncation to 8 bits passes.
+// too; and it is not so wide that a 7-bit accumulator passes.
 func TestE4M3ToleranceCoversHopperAccumulator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}, {In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}} {
 		for _, c := range []Case{{Name: "k5125", M: 4, N: 64, K: 5125}, {Name: "k16384", M: 2, N: 32, K: 16384, Bias: true}} {
 			d := FillTypes(c, ty, rng, 0)
-			require.NoError(t, d.Check(d.cpu(32, truncate13)), "%s %s", c.Name, ty)
+			hopper := d.cpu(128, 32, truncate13)
+			require.NoError(t, d.Check(hopper), "%s %s", c.Name, ty)
+			require.Less(t, d.Worst(hopper), 1.0)
 			coarse := func(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1<<16 - 1)) }
-			require.Error(t, d.Check(d.cpu(32, coarse)), "%s %s: a 7-bit accumulator must fail", c.Name, ty)
+			require.Error(t, d.Check(d.cpu(128, 32, coarse)), "%s %s: a 7-bit accumulator must fail", c.Name, ty)
 		}
+	}
+}
+
+// The tolerance is that of an accumulator promoted to float32 every 128 k
+// (torch._scaled_mm's default, use_fast_accum=False): the same 14-bit
+// accumulator kept over all of K = 4096 fails it (see eps8).
+func TestE4M3ToleranceRejectsUnpromotedAccumulator(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}, {In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}} {
+		d := FillTypes(Case{Name: "k4096", M: 4, N: 256, K: 4096}, ty, rng, 0)
+		require.NoError(t, d.Check(d.cpu(128, 32, truncate13)), "%s promoted", ty)
+		unpromoted := d.cpu(4096, 32, truncate13)
+		require.Error(t, d.Check(unpromoted), "%s unpromoted", ty)
+		require.Greater(t, d.Worst(unpromoted), 1.0)
 	}
 }
 
@@ -248,9 +264,11 @@ func TestE4M3CheckRejectsWrongOutputs(t *testing.T) {
 	good := d.CPU()
 	require.NoError(t, d.Check(good))
 
+	require.Less(t, d.Worst(good), 1.0)
 	nan := append([]uint16(nil), good...)
 	nan[1*203+5] = ToBits(dispatch.F16, float32(math.NaN()))
 	require.ErrorContains(t, d.Check(nan), "D[1,5]")
+	require.True(t, math.IsInf(d.Worst(nan), 1), "NaN is infinitely far")
 
 	unwritten := append([]uint16(nil), good...)
 	unwritten[2*203+199] = Poison

@@ -241,9 +241,23 @@ const Poison uint16 = 0x7fff
 // description of the first failures (case, types, shape, element, got,
 // want, bound), or nil.
 func (d *Data) Check(out []uint16) error {
+	_, err := d.check(out)
+	return err
+}
+
+// Worst is the largest |D − ref| / Tolerance over the elements the
+// reference covers (+Inf where one is NaN): how near out came to failing
+// Check's elementwise bound (it passes below 1), for logs.
+func (d *Data) Worst(out []uint16) float64 {
+	w, _ := d.check(out)
+	return w
+}
+
+// check is Worst and Check.
+func (d *Data) check(out []uint16) (float64, error) {
 	p, dt := d.P, d.P.Out
 	var bad []string
-	var num, den float64
+	var num, den, worst float64
 	for m := 0; m < p.M; m++ {
 		for n := 0; n < p.LDC; n++ {
 			got := out[m*p.LDC+n]
@@ -263,21 +277,27 @@ func (d *Data) Check(out []uint16) error {
 			ref, mag := d.Ref[m*p.N+n], d.Mag[m*p.N+n]
 			num += (g - ref) * (g - ref)
 			den += ref * ref
-			if tol := d.Types.Tolerance(p.K, ref, mag); math.IsNaN(g) || math.Abs(g-ref) > tol {
+			tol := d.Types.Tolerance(p.K, ref, mag)
+			if math.IsNaN(g) || math.Abs(g-ref) > tol {
 				bad = append(bad, fmt.Sprintf("D[%d,%d] = %g, want %g ± %.3g (Σ|terms| = %g)", m, n, g, ref, tol, mag))
+			}
+			if r := math.Abs(g-ref) / tol; math.IsNaN(r) {
+				worst = math.Inf(1)
+			} else {
+				worst = max(worst, r)
 			}
 		}
 	}
 	if den > 0 && math.Sqrt(num/den) > 1e-2 {
 		bad = append(bad, fmt.Sprintf("relative error ‖D−ref‖/‖ref‖ = %.3g > 1e-2", math.Sqrt(num/den)))
 	}
-	if len(bad) > 0 {
-		if len(bad) > 5 {
-			bad = append(bad[:5], fmt.Sprintf("… %d more", len(bad)-5))
+	if n := len(bad); n > 0 {
+		if n > 5 {
+			bad = append(bad[:5], fmt.Sprintf("… %d more", n-5))
 		}
-		return fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches: %v", d.Name, d.Types, p.M, p.N, p.K, len(bad), bad)
+		return worst, fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches (worst |D−ref|/bound %.3g): %v", d.Name, d.Types, p.M, p.N, p.K, n, worst, bad)
 	}
-	return nil
+	return worst, nil
 }
 
 // CPU computes D on the host the way a kernel must: float32 products and
@@ -285,21 +305,28 @@ func (d *Data) Check(out []uint16) error {
 // in float32; per-tensor scalars folded into alpha), then the epilogue,
 // rounded to the output dtype. It is the suite's CPU backend: it must pass
 // Check like every GPU kernel.
-func (d *Data) CPU() []uint16 { return d.cpu(1, func(x float32) float32 { return x }) }
+func (d *Data) CPU() []uint16 {
+	blk := max(d.P.K, 1)
+	if d.P.In == dispatch.E4M3 {
+		blk = kernels.ScaleBlockK
+	}
+	return d.cpu(blk, 1, func(x float32) float32 { return x })
+}
 
-// cpu is CPU with each run of step products summed in float32 and added to
-// its block's accumulator through round: (1, identity) is float32
-// throughout; (32, truncation to 13 fraction bits) models Hopper's fp8 MMA
-// (see Types.Tolerance).
-func (d *Data) cpu(step int, round func(float32) float32) []uint16 {
+// cpu is CPU with the accumulator promoted to float32 (and scaled) every blk
+// k, and each run of step products summed in float32 and added to the
+// block's accumulator through round: (128, 1, identity) is float32
+// throughout; (128, 32, truncation to 13 fraction bits) models Hopper's fp8
+// MMA promoted every 128 k, (K, 32, the same) one never promoted (see
+// eps8). blk must be 128 in 128-block mode.
+func (d *Data) cpu(blk, step int, round func(float32) float32) []uint16 {
 	p, dt := d.P, d.P.In
 	out := make([]uint16, p.M*p.LDC)
 	for i := range out {
 		out[i] = Poison
 	}
-	alpha, blk := p.Alpha, max(p.K, 1)
+	alpha := p.Alpha
 	if p.In == dispatch.E4M3 {
-		blk = kernels.ScaleBlockK
 		if d.ScaleA == nil {
 			alpha = p.Alpha * p.ScaleA * p.ScaleB // folded: the scales are 1 below
 		}

@@ -81,9 +81,18 @@ func (t Types) String() string {
 //     accumulation of a block (γ_128 = 128·2^-24 = 2^-17), and of a whole
 //     K without blocks rigorously for K ≤ 2048 (γ_K ≤ 2^-13), statistically
 //     beyond (√K·2^-24 ≪ 2^-13). Summed over the blocks: eps8·S.
-//     A kernel that keeps the reduced-precision accumulator across all of a
-//     long K without promoting to float32 grows its error with K/32 and is
-//     expected to fail for K in the tens of thousands: that is the point.
+//     This is the accuracy of an accumulator promoted to float32 every 128
+//     k (torch._scaled_mm's default, use_fast_accum=False; the 128-block
+//     kernels). One that keeps the 14-bit accumulator over all of K grows
+//     its error with every 32 k and fails it from K ≈ 1000
+//     (TestE4M3ToleranceRejectsUnpromotedAccumulator). The model is
+//     calibrated on the H200 (docs/perf/2026-12-01-h200-fp8/call1-check.log,
+//     K = 4096, measured against kbench8's wider 2^-7·|ref| + 2^-10·S): the
+//     hardware's worst error over that bound is 0.27–0.32 for decode_fma
+//     (float32) and the 128-block kernels, 0.43–0.56 for ws_wgmma and
+//     ws_wgmma_swap in tensor and row mode (not promoted); the model gives
+//     0.24–0.29 promoted and 0.48–0.54 not — and, against this tolerance,
+//     0.74–0.80 promoted and 1.9–3.2 not.
 //  3. Float32 after the MMA: the blocks' scaled sums accumulated (γ_KB,
 //     KB = ⌈K/128⌉), each scaled by sa·sb (2 roundings), alpha (folded
 //     alpha·sa·sb: 2 more), beta·c and bias (3): at most (KB+8)·2^-24·S.
