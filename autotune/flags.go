@@ -23,7 +23,7 @@ type weightFlags struct {
 func (w *weightFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.model, "model", "", "tune a model's linear layers: "+tuning.ModelNames())
 	fs.StringVar(&w.shapes, "shapes", "", "or the weights of a shapes CSV (name,M,N,K[,dtype]; M is ignored)")
-	fs.StringVar(&w.dtypes, "dtypes", "", "comma-separated dtypes (bf16,f16; default: bf16 for -model, the CSV's for -shapes)")
+	fs.StringVar(&w.dtypes, "dtypes", "", "comma-separated dtypes (bf16,f16,e4m3; e4m3 is tuned e4m3→bf16 with per-tensor scales; default: bf16 for -model, the CSV's for -shapes)")
 	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [max-m/2+1, max-m]")
 }
 

@@ -61,6 +61,9 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if openMeasurers == nil {
 				return std.fail(errors.New("tune: this build cannot measure: build without -tags nocuda and run on a GPU (\"autotune model\" and \"autotune points\" work anywhere)"))
 			}
+			for _, g := range report.GateTolerances(cfg.Weights) {
+				fmt.Fprintf(std.out, "gate: %s\n", g)
+			}
 			ms, closeAll, err := openMeasurers(ords, cfg.Workspace)
 			if err != nil {
 				return std.fail(err)

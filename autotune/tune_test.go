@@ -13,6 +13,27 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
+// tune -dtypes e4m3 tunes e4m3→bf16 entries with per-tensor scales and says
+// which tolerance gated them.
+func TestTuneCommandE4M3(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\no,1,4096,4096\n")
+	out := filepath.Join(dir, "buckets.yaml")
+	withGPUs(t, tuningtest.NewGPU())
+	code, stdout, stderr := runCLI("-shapes", shapes, "-dtypes", "e4m3", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "gate: e4m3→bf16 tensor: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-13 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	tab, err := loadTable(out, cat)
+	require.NoError(t, err)
+	exact, def := tab.Find(dispatch.SM90, dispatch.E4M3, dispatch.BF16, 4096, 4096)
+	require.NotNil(t, exact)
+	require.NotNil(t, def)
+	assert.Equal(t, "t90_fp8", exact.Bucket(1).Kernel)
+	assert.Equal(t, "t90_fp8", def.Bucket(64).Kernel)
+}
+
 func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nqkv,1,6144,4096\no,1,4096,4096\nodd,1,769,5125\n")
@@ -23,6 +44,7 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 		"-report", rep, "-peer", peer, "-devices", "0,1", "-driver", "580.1", "-prune", "0")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "wrote "+out)
+	assert.Contains(t, stdout, "gate: bf16: |D−ref| ≤ 0.0078125·|ref| + 1e-5·Σ|terms| + 1e-6")
 	assert.Contains(t, stderr, "tune", "the progress bar goes to stderr")
 
 	cat, err := tuningtest.Catalog()
@@ -62,7 +84,7 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	md := readFile(t, filepath.Join(rep, "tune.md"))
 	for _, s := range []string{"# Tuning on NVIDIA H200", "## Choices", "## Bucket loss, held out", "## The choices, timed",
 		"| qkv bf16 | 1 | 12.00 (12.12) | 17.00 (18.12) |", "Against cuBLAS over 2 points", "- `t90_wrong split-K 1`, at 26 Ms (qkv bf16 M=1, ",
-		"the first: wrong result: D[3,17]", "roofline-qkv-bf16.png"} {
+		"the first: wrong result: D[3,17]", "roofline-qkv-bf16.png", "Correctness gate", "- bf16: |D−ref| ≤"} {
 		assert.Contains(t, md, s)
 	}
 	csvData := readFile(t, filepath.Join(rep, "tune.csv"))

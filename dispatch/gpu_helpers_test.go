@@ -29,18 +29,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// devBuf is a device allocation holding 16-bit elements, freed when the
-// test ends.
-type devBuf struct {
-	base uintptr
-	n    int
-}
+// devBuf is a device allocation, freed when the test ends.
+type devBuf struct{ b gpuharness.Buf }
 
 func bufOf(t testing.TB, b gpuharness.Buf, err error) devBuf {
 	t.Helper()
 	require.NoError(t, err)
 	t.Cleanup(func() { gpu.Release(b) })
-	return devBuf{b.Base, b.N}
+	return devBuf{b}
 }
 
 func upload(t testing.TB, host []uint16) devBuf {
@@ -55,13 +51,12 @@ func poisoned(t testing.TB, n int) devBuf {
 	return bufOf(t, b, err)
 }
 
-func (b devBuf) ptr(offElems int) dispatch.DevicePtr {
-	return gpuharness.Buf{Base: b.base}.Ptr(offElems)
-}
+func (b devBuf) ptr(offElems int) dispatch.DevicePtr { return b.b.Ptr(offElems) }
 
+// download copies a buffer of 16-bit elements back.
 func (b devBuf) download(t testing.TB) []uint16 {
 	t.Helper()
-	host, err := gpu.Download(gpuharness.Buf{Base: b.base, N: b.n})
+	host, err := gpu.Download(b.b)
 	require.NoError(t, err)
 	return host
 }
@@ -73,7 +68,7 @@ func operands(t testing.TB, d *gemmtest.Data) (dispatch.Problem, devBuf) {
 	o, err := gpu.Operands(d)
 	require.NoError(t, err)
 	t.Cleanup(o.Free)
-	return o.P, devBuf{o.Out.Base, o.Out.N}
+	return o.P, devBuf{o.Out}
 }
 
 func waitStream(t testing.TB, s dispatch.Stream) {

@@ -17,6 +17,7 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/cuda"
 	"github.com/gemmroute/gemmroute/internal/gemmtest"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func openEngine(t testing.TB, opts dispatch.Options) *dispatch.Engine {
@@ -30,51 +31,103 @@ func openEngine(t testing.TB, opts dispatch.Options) *dispatch.Engine {
 var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
 
 // Every loaded kernel (the sm_80 image through its compute_80 PTX on a newer
-// GPU) against the float64 reference on the awkward table, split-K 1 and 3.
-// Where a kernel's constraints fail, Launch must refuse and write nothing.
+// GPU) against the float64 reference on the awkward table, split-K 1 and 3;
+// every e4m3 kernel in each scaling mode it takes (per-tensor both as
+// scalars and as pointers), with its output dtype, on the awkward table and
+// gemmtest.AwkwardE4M3 (K multiples of 16, some of 128). Where a kernel's constraints fail, Launch must
+// refuse and write nothing (counted as skipped); every kernel must run on
+// some case in each types subtest (bf16, f16, "e4m3→bf16 row", …: select
+// the e4m3 ones with -test.run 'TestEveryKernelOnAwkwardShapes/e4m3').
 func TestEveryKernelOnAwkwardShapes(t *testing.T) {
 	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20, JITImages: true})
-	rng := rand.New(rand.NewPCG(11, 12))
-	ran := map[string]int{}
-	for _, dt := range dtypes {
-		for _, c := range gemmtest.Awkward() {
-			d := gemmtest.Fill(c, dt, rng)
-			for _, k := range e.Planner().Catalog().Kernels() {
-				if k.In != dt {
+	all := e.Planner().Catalog().Kernels()
+	for i, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
+		var ks []kernels.KernelSpec
+		for _, k := range all {
+			if k.In == ty.In && k.Out == ty.Out && (ty.In != dispatch.E4M3 || k.Takes(ty.Scaling)) {
+				ks = append(ks, k)
+			}
+		}
+		cases := gemmtest.Awkward()
+		if ty.In == dispatch.E4M3 {
+			cases = append(cases, gemmtest.AwkwardE4M3()...)
+		}
+		t.Run(ty.String(), func(t *testing.T) {
+			if len(ks) == 0 {
+				t.Skipf("no %s kernel in the catalog", ty)
+			}
+			rng := rand.New(rand.NewPCG(11, 12+uint64(i))) // whichever subtests run
+			awkwardRuns(t, e, ty, ks, cases, rng)
+		})
+	}
+}
+
+// awkwardRuns runs every kernel of ks on every case (random inputs of types
+// ty) at split-K 1 and 3, and requires each kernel to run on some case (and
+// the sm_80 image to have run for 16-bit types). A kernel's first wrong
+// result fails the test and ends that kernel's runs, so that one run of the
+// test names every wrong kernel; the log gives each e4m3 kernel's worst
+// |D − ref| / bound over its cases.
+func awkwardRuns(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, ks []kernels.KernelSpec, cases []gemmtest.Case, rng *rand.Rand) {
+	ran, skipped, worst := map[string]int{}, map[string]int{}, map[string]float64{}
+	wrong := map[string]bool{}
+	var runs, skips, sm80, sm90 int
+	for _, c := range cases {
+		d := gemmtest.FillTypes(c, ty, rng, 0)
+		p, out := operands(t, d)
+		for _, k := range ks {
+			for _, split := range []int{1, 3} {
+				if wrong[k.Name] {
 					continue
 				}
-				for _, split := range []int{1, 3} {
-					name := fmt.Sprintf("%s/%s/split%d", c.Name, k.Name, split)
-					p, out := operands(t, d)
-					pl, err := e.Planner().PlanKernel(&p, k.Name, split)
-					if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
-						require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
-						refuseMisaligned(t, e, k.Name, split, p, out)
-						continue
-					}
-					require.NoError(t, err, name)
-					require.NoError(t, e.Launch(pl, &p, 0), name)
-					waitStream(t, 0)
-					require.NoError(t, d.Check(out.download(t)), name)
-					ran[k.Name]++
+				name := fmt.Sprintf("kernel %s, case %s, %s, split-K %d", k.Name, d.Name, ty, split)
+				repoison(t, out)
+				pl, err := e.Planner().PlanKernel(&p, k.Name, split)
+				if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
+					require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
+					refuseMisaligned(t, e, k.Name, split, p, out)
+					skipped[k.Name]++
+					skips++
+					continue
+				}
+				require.NoError(t, err, name)
+				require.NoError(t, e.Launch(pl, &p, 0), name)
+				waitStream(t, 0)
+				got := out.download(t)
+				worst[k.Name] = max(worst[k.Name], d.Worst(got))
+				if err := d.Check(got); err != nil {
+					t.Errorf("%s: %v (its other cases not run)", name, err)
+					wrong[k.Name] = true
+				}
+				ran[k.Name]++
+				runs++
+				switch {
+				case strings.HasPrefix(k.Name, "gemmroute_sm80_"):
+					sm80++
+				case strings.HasPrefix(k.Name, "gemmroute_sm90_"):
+					sm90++
 				}
 			}
 		}
 	}
-	for _, k := range e.Planner().Catalog().Kernels() {
-		assert.Greater(t, ran[k.Name], 0, "kernel %s never ran", k.Name)
-	}
-	var sm80, sm90 int
-	for name, n := range ran {
-		switch {
-		case strings.HasPrefix(name, "gemmroute_sm80_"):
-			sm80 += n
-		case strings.HasPrefix(name, "gemmroute_sm90_"):
-			sm90 += n
+	for _, k := range ks {
+		assert.Greater(t, ran[k.Name], 0, "kernel %s never ran in %s (%d (case, split-K) pairs skipped by its constraints)", k.Name, ty, skipped[k.Name])
+		if ty.In == dispatch.E4M3 { // the tolerance's evidence (gemmtest's eps8)
+			t.Logf("%s %s: %d runs, worst |D−ref|/bound %.3g, %d skipped by its constraints", k.Name, ty, ran[k.Name], worst[k.Name], skipped[k.Name])
 		}
 	}
-	t.Logf("checked %d kernels on %s: %d runs of the sm_80 image (PTX JIT on this GPU), %d of the sm_90 image", len(ran), e.Device().Name, sm80, sm90)
-	require.Greater(t, sm80, 0, "the sm_80 image was not exercised")
+	t.Logf("%s on %s: %d kernels (%d wrong), %d runs checked (%d of the sm_80 image, PTX JIT on this GPU; %d of the sm_90 image), %d (case, split-K) pairs skipped by their constraints",
+		ty, e.Device().Name, len(ks), len(wrong), runs, sm80, sm90, skips)
+	if ty.In != dispatch.E4M3 {
+		require.Greater(t, sm80, 0, "the sm_80 image was not exercised")
+	}
+}
+
+// repoison fills a 16-bit output with gemmtest.Poison again, so that what
+// the previous run wrote cannot pass for the next one's.
+func repoison(t testing.TB, out devBuf) {
+	t.Helper()
+	require.NoError(t, gpu.Fill(out.b.Base, uint32(gemmtest.Poison)<<16|uint32(gemmtest.Poison), int64(out.b.N+1)/2, 0))
 }
 
 // refuseMisaligned: when a kernel rejects p only for its pointers, a plan
@@ -133,43 +186,83 @@ func TestMisalignedPointerRoutesToUnalignedKernel(t *testing.T) {
 	require.NoError(t, d.Check(out.download(t)))
 }
 
-// A problem spanning more than 2^31 elements runs correctly (64-bit offsets).
-// B is 524289×4096 bf16 (4.3 GB), filled by repeating a random 32 MiB chunk.
+// A problem spanning more than 2^31 elements runs correctly (64-bit offsets):
+// bf16, and e4m3→bf16 with per-tensor scales.
 func TestMoreThan2p31Elements(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
+	t.Run("bf16", func(t *testing.T) { moreThan2p31(t, e, gemmtest.Same(dispatch.BF16), 41) })
+	t.Run("e4m3", func(t *testing.T) {
+		moreThan2p31(t, e, gemmtest.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}, 43)
+	})
+}
+
+// moreThan2p31 runs M = 1, N = 524289, K = 4096 in types ty: B is 4.3 GB of
+// bf16 or 2.1 GB of e4m3, filled by repeating a random 2^24-element chunk.
+// It runs the route and, forced, the tiled and ws kernels (16-bit), or,
+// forced, every e4m3 kernel of ty whose constraints admit the problem, and
+// checks six columns against the float64 reference and that every column
+// was written.
+func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint64) {
 	const n, k, chunk = 524289, 4096, 1 << 24
-	rng := rand.New(rand.NewPCG(41, 42))
-	host := make([]uint16, chunk)
-	for i := range host {
-		host[i] = gemmtest.ToBits(dispatch.BF16, float32(rng.Float64()*2-1))
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	var ks []kernels.KernelSpec
+	for _, kk := range e.Planner().Catalog().Kernels() {
+		if kk.In == ty.In && kk.Out == ty.Out && (ty.In != dispatch.E4M3 || kk.Takes(ty.Scaling)) {
+			ks = append(ks, kk)
+		}
 	}
+	if len(ks) == 0 {
+		t.Skipf("no %s kernel in the catalog", ty)
+	}
+	host := gemmtest.Random(ty.In, chunk, rng)
 	a := make([]uint16, k)
 	copy(a, host[12345:])
-	src := upload(t, host)
+	src, err := gpu.UploadAs(ty.In, host)
+	srcBuf := bufOf(t, src, err)
+	size := int64(ty.In.Size())
 	total := int64(n) * k
-	bBase, err := gpu.Alloc(total * 2)
+	bBase, err := gpu.Alloc(total * size)
 	require.NoError(t, err)
 	defer gpu.Free(bBase)
 	for off := int64(0); off < total; off += chunk {
-		require.NoError(t, gpu.CopyDevice(bBase+uintptr(off*2), src.base, min(chunk, total-off)*2))
+		require.NoError(t, gpu.CopyDevice(bBase+uintptr(off*size), srcBuf.b.Base, min(chunk, total-off)*size))
 	}
-	ab := upload(t, a)
+	ab, err := gpu.UploadAs(ty.In, a)
+	aBuf := bufOf(t, ab, err)
 	out := poisoned(t, n)
-	p := dispatch.Problem{M: 1, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16, LDA: k, LDB: k, LDC: n,
-		A: ab.ptr(0), B: dispatch.DevicePtr(bBase), D: out.ptr(0), Alpha: 1}
+	p := dispatch.Problem{M: 1, N: n, K: k, In: ty.In, Out: ty.Out, LDA: k, LDB: k, LDC: n,
+		A: aBuf.ptr(0), B: dispatch.DevicePtr(bBase), D: out.ptr(0), Alpha: 1}
+	scale := 1.0
+	if ty.In == dispatch.E4M3 {
+		p.Scaling, p.ScaleA, p.ScaleB = ty.Scaling, 0.375, 1.25
+		scale = 0.375 * 1.25
+	}
 	require.Greater(t, p.Elements(), int64(1)<<31)
-	pl, err := e.Plan(&p)
-	require.NoError(t, err)
-	require.Equal(t, 64, pl.Kernel.IndexBits)
-	plans := []dispatch.Plan{pl}
-	// The tiled kernels too, forced: the route at M = 1 is a decode kernel.
-	for _, k := range e.Planner().Catalog().Kernels() {
-		if (strings.HasPrefix(k.Family, "tiled") || strings.HasPrefix(k.Family, "ws_")) && k.In == dispatch.BF16 {
-			fp, err := e.Planner().PlanKernel(&p, k.Name, 1)
+	var plans []dispatch.Plan
+	if ty.In != dispatch.E4M3 { // e4m3 kernels are experimental: only a table routes to them
+		pl, err := e.Plan(&p)
+		require.NoError(t, err, "%s", ty)
+		require.Equal(t, 64, pl.Kernel.IndexBits)
+		plans = append(plans, pl)
+	}
+	// Other kernels too, forced: the route at M = 1 is a decode kernel.
+	for _, kk := range ks {
+		switch {
+		case ty.In != dispatch.E4M3 && (strings.HasPrefix(kk.Family, "tiled") || strings.HasPrefix(kk.Family, "ws_")):
+			fp, err := e.Planner().PlanKernel(&p, kk.Name, 1)
+			require.NoError(t, err)
+			plans = append(plans, fp)
+		case ty.In == dispatch.E4M3:
+			if why := dispatch.CheckKernel(&kk, &p, e.Device(), 1); why != "" {
+				t.Logf("%s: %s skipped: %s", ty, kk.Name, why)
+				continue
+			}
+			fp, err := e.Planner().PlanKernel(&p, kk.Name, 1)
 			require.NoError(t, err)
 			plans = append(plans, fp)
 		}
 	}
+	require.NotEmpty(t, plans, "%s: no kernel runs a problem above 2^31 elements", ty)
 	for i, pl := range plans {
 		q, o := p, out
 		if i > 0 {
@@ -180,17 +273,24 @@ func TestMoreThan2p31Elements(t *testing.T) {
 		waitStream(t, 0)
 		got := o.download(t)
 		for _, col := range []int{0, 1, 77777, n / 2, n - 2, n - 1} {
-			var ref float64
+			var ref, mag float64
 			for kk := 0; kk < k; kk++ {
-				ref += float64(gemmtest.FromBits(dispatch.BF16, a[kk])) * float64(gemmtest.FromBits(dispatch.BF16, host[(int64(col)*k+int64(kk))%chunk]))
+				x := float64(gemmtest.FromBits(ty.In, a[kk])) * float64(gemmtest.FromBits(ty.In, host[(int64(col)*k+int64(kk))%chunk]))
+				ref, mag = ref+x, mag+abs(x)
 			}
-			g := float64(gemmtest.FromBits(dispatch.BF16, got[col]))
-			require.InDelta(t, ref, g, 0.02*max(1, abs(ref)), "%s: column %d", pl.Kernel.Name, col)
+			ref, mag = ref*scale, mag*scale
+			g := float64(gemmtest.FromBits(ty.Out, got[col]))
+			tol := 0.02 * max(1, abs(ref))
+			if ty.In == dispatch.E4M3 {
+				tol = ty.Tolerance(k, ref, mag)
+			}
+			require.InDelta(t, ref, g, tol, "kernel %s, %s: column %d: got %g, want %g ± %g", pl.Kernel.Name, ty, col, g, ref, tol)
 		}
 		for i, v := range got {
-			require.NotEqual(t, gemmtest.Poison, v, "%s: column %d not written", pl.Kernel.Name, i)
+			require.NotEqual(t, gemmtest.Poison, v, "kernel %s, %s: column %d not written", pl.Kernel.Name, ty, i)
 		}
 	}
+	t.Logf("%s: %d plans checked", ty, len(plans))
 }
 
 func abs(x float64) float64 { return max(x, -x) }
@@ -247,28 +347,70 @@ func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
 	return nil
 }
 
-// Split-K is deterministic: the same inputs give the same bits every run.
+// Split-K is deterministic: the same inputs give the same bits every run,
+// for the bf16 kernels with 16-byte loads (split-K 8) and for every e4m3
+// kernel that splits K (split-K 8 or its most), per-row and 128-block scaled
+// (subtests "bf16", "e4m3→bf16 row", "e4m3→bf16 block128").
 func TestSplitKDeterministic(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
-	d := gemmtest.Fill(gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
-	p, out := operands(t, d)
-	var first []uint16
-	for _, k := range e.Planner().Catalog().Kernels() {
-		if k.In != dispatch.BF16 || k.PtrAlign != 16 {
-			continue
-		}
-		pl, err := e.Planner().PlanKernel(&p, k.Name, 8)
-		require.NoError(t, err)
-		for run := 0; run < 3; run++ {
-			require.NoError(t, e.Launch(pl, &p, 0))
-			waitStream(t, 0)
-			got := out.download(t)
-			if run == 0 {
-				first = got
-				require.NoError(t, d.Check(got), k.Name)
-			} else {
-				require.Equal(t, first, got, "%s split-K 8 run %d differs", k.Name, run)
+	c := gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}
+	t.Run("bf16", func(t *testing.T) {
+		d := gemmtest.Fill(c, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
+		p, out := operands(t, d)
+		for _, k := range e.Planner().Catalog().Kernels() {
+			if k.In != dispatch.BF16 || k.PtrAlign != 16 {
+				continue
 			}
+			splitKRepeats(t, e, d, p, out, k.Name, 8)
+		}
+	})
+	for i, ty := range []gemmtest.Types{
+		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow},
+		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock},
+	} {
+		t.Run(ty.String(), func(t *testing.T) {
+			d := gemmtest.FillTypes(c, ty, rand.New(rand.NewPCG(53, 54+uint64(i))), 0)
+			p, out := operands(t, d)
+			var ran, skipped int
+			for _, k := range e.Planner().Catalog().Kernels() {
+				if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
+					continue
+				}
+				if why := dispatch.CheckKernel(&k, &p, e.Device(), min(8, k.MaxSplitK)); why != "" {
+					t.Logf("%s: %s skipped: %s", ty, k.Name, why)
+					skipped++
+					continue
+				}
+				splitKRepeats(t, e, d, p, out, k.Name, min(8, k.MaxSplitK))
+				ran++
+			}
+			if ran+skipped == 0 {
+				t.Skipf("no %s kernel that splits K in the catalog", ty)
+			}
+			t.Logf("%s: %d split-K kernels bit-identical over 3 runs, %d skipped by their constraints", ty, ran, skipped)
+			require.Positive(t, ran, "%s: no split-K kernel ran", ty)
+		})
+	}
+}
+
+// splitKRepeats runs kernel at split-K split on d's operands (p, out) three
+// times, each into a poisoned output: the first must pass the check, the
+// others give its bits.
+func splitKRepeats(t *testing.T, e *dispatch.Engine, d *gemmtest.Data, p dispatch.Problem, out devBuf, kernel string, split int) {
+	t.Helper()
+	pl, err := e.Planner().PlanKernel(&p, kernel, split)
+	require.NoError(t, err, "kernel %s, %s, split-K %d", kernel, d.Types, split)
+	var first []uint16
+	for run := 0; run < 3; run++ {
+		repoison(t, out)
+		require.NoError(t, e.Launch(pl, &p, 0))
+		waitStream(t, 0)
+		got := out.download(t)
+		if run == 0 {
+			first = got
+			require.NoError(t, d.Check(got), "kernel %s, %s, split-K %d", kernel, d.Types, split)
+		} else {
+			require.Equal(t, first, got, "kernel %s, %s, split-K %d: run %d differs", kernel, d.Types, split, run)
 		}
 	}
 }

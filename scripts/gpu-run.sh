@@ -3,7 +3,9 @@
 # gpu-prepare.sh). Writes everything to $OUT (at most 8 files come back).
 #
 #   scripts/gpu-run.sh test    # run every GPU test on the committed kernels
-#                              # (BUILD=1: nvcc-build them here first, into kernels/)
+#                              # (BUILD=1: nvcc-build them here first, into kernels/;
+#                              # TESTRUN='^(TestEveryKernelOnAwkwardShapes|TestSplitKDeterministic|TestMoreThan2p31Elements)$/e4m3'
+#                              # runs the e4m3 GPU tests alone)
 #   scripts/gpu-run.sh peer    # cuBLAS peer timing of $SHAPES only (peer.csv, peer.log)
 #   scripts/gpu-run.sh bench   # cuBLAS peer timing, then our bench beside it
 #                              # (TABLE=scripts/heuristic.yaml: route by the model alone)

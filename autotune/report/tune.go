@@ -14,6 +14,7 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/fileio"
+	"github.com/gemmroute/gemmroute/internal/gemmtest"
 )
 
 // Tune is a tuning run to report on: tune.md, tune.csv (every timing and
@@ -88,6 +89,28 @@ func (r *Tune) summary(w *strings.Builder) {
 	fmt.Fprintf(w, "Candidates over all (weight, bucket) pairs: %d passed the correctness gate, %d rejected by it, %d pruned by the model; %d timings taken, %d candidates timed again.\n\n",
 		passed, rejected, pruned, timings, retimed)
 	fmt.Fprintf(w, "Method: %s\n\n", tuning.Method)
+	w.WriteString("Correctness gate (sampled elements against the float64 reference):\n\n")
+	for _, g := range GateTolerances(c.Weights) {
+		fmt.Fprintf(w, "- %s\n", g)
+	}
+	w.WriteString("\n")
+}
+
+// GateTolerances says, per dtype of weights, what the correctness gate
+// accepts (gemmtest's tolerance for the types the tuner measures that dtype
+// in: dispatch.PlaceholderProblem's).
+func GateTolerances(weights []tuning.Weight) []string {
+	var dts []dispatch.DType
+	for _, w := range weights {
+		if !slices.Contains(dts, w.DType) {
+			dts = append(dts, w.DType)
+		}
+	}
+	var out []string
+	for _, dt := range dts {
+		out = append(out, gemmtest.TypesOf(dispatch.PlaceholderProblem(1, 1, 1, dt)).ToleranceText())
+	}
+	return out
 }
 
 // route is the candidate the run's entry (exact, or with def the default)

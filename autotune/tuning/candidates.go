@@ -8,12 +8,22 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// nativeArch is the newest kernel arch dev runs natively for dt: the tuner
-// times that image's kernels, not PTX compiled for an older arch.
+// measures reports whether k computes what the tuner measures for input
+// dtype dt: dispatch.PlaceholderProblem's dtypes and, for e4m3, its scaling
+// (per-tensor: a kernel taking only 128-block scales would read scale
+// vectors the problem does not have).
+func measures(k *kernels.KernelSpec, dt dispatch.DType) bool {
+	p := dispatch.PlaceholderProblem(1, 1, 1, dt)
+	return k.In == p.In && k.Out == p.Out && (p.In != dispatch.E4M3 || k.Takes(p.Scaling))
+}
+
+// nativeArch is the newest kernel arch dev runs natively for input dtype dt
+// (the kernels it measures): the tuner times that image's kernels, not PTX
+// compiled for an older arch.
 func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType) dispatch.Arch {
 	var a dispatch.Arch
 	for _, k := range cat.Kernels() {
-		if k.RunsOn(dev.Arch) && k.In == dt && k.Out == dt {
+		if k.RunsOn(dev.Arch) && measures(&k, dt) {
 			a = max(a, k.MinArch)
 		}
 	}
@@ -32,7 +42,7 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	ks := cfg.Catalog.Kernels() // a copy: take it once
 	for i := range ks {
 		k := &ks[i]
-		if k.MinArch != native {
+		if k.MinArch != native || !measures(k, w.DType) {
 			continue
 		}
 	splits:

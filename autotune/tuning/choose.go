@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
-	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // point is one measured problem: M and the weight shape.
@@ -123,7 +122,7 @@ type Choice struct {
 func buildEntries(samples []sample, base *dispatch.Table, maxM int) ([]dispatch.Entry, []Choice, error) {
 	byKey := map[dispatch.EntryKey][]sample{}
 	for _, s := range samples {
-		key := dispatch.EntryKey{Arch: s.arch, In: s.dtype, Out: s.dtype, Layout: kernels.LayoutTN, N: s.n, K: s.k}
+		key := Weight{DType: s.dtype, N: s.n, K: s.k}.Key(s.arch)
 		byKey[key] = append(byKey[key], s)
 		// Defaults learn from shapes every 16-byte kernel can run (N, K
 		// multiples of 8); others would drag them to the unaligned kernels.

@@ -266,8 +266,39 @@ func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
 	assert.ElementsMatch(t, tuning.WeightsFromShapes(shapes, nil), ws)
 	_, err = tuning.ModelWeights("gpt-5", nil)
 	assert.ErrorContains(t, err, "llama3-8b")
-	_, err = tuning.ParseDTypes("bf16,e4m3")
-	assert.ErrorContains(t, err, "bf16 and f16")
+	dts, err := tuning.ParseDTypes("bf16,e4m3,fp8")
+	require.NoError(t, err)
+	assert.Equal(t, []dispatch.DType{dispatch.BF16, dispatch.E4M3}, dts)
+	_, err = tuning.ParseDTypes("bf16,f32")
+	assert.ErrorContains(t, err, "bf16, f16 (16-bit in and out) and e4m3")
+}
+
+// e4m3 weights are tuned e4m3→bf16 with per-tensor scales: candidates are
+// the e4m3 kernels that take them (not the 128-block-only one, though the
+// fake times it faster), and the entries are keyed e4m3→bf16.
+func TestTuneE4M3(t *testing.T) {
+	assert.Equal(t, dispatch.BF16, tuning.OutDType(dispatch.E4M3))
+	assert.Equal(t, dispatch.F16, tuning.OutDType(dispatch.F16))
+	w := tuning.Weight{Name: "l3-8b.o", DType: dispatch.E4M3, N: 4096, K: 4096}
+	cfg := testConfig(t, w)
+	cfg.MaxM = 64
+	gpu := tuningtest.NewGPU()
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
+	require.NoError(t, err)
+	require.Len(t, res.Entries, 2, "the weight's and the e4m3 default")
+	for _, e := range res.Entries {
+		assert.Equal(t, dispatch.E4M3, e.In)
+		assert.Equal(t, dispatch.BF16, e.Out)
+		for _, b := range e.Buckets {
+			assert.Equal(t, "t90_fp8", b.Kernel)
+		}
+	}
+	assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, In: dispatch.E4M3, Out: dispatch.BF16, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
+	for _, c := range gpu.Gated {
+		assert.Equal(t, "t90_fp8", c.Kernel, "only e4m3 kernels that take per-tensor scales are gated")
+	}
+	_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+	require.NoError(t, err, "the e4m3 entries load")
 }
 
 func TestReadShapesTheSharedFormat(t *testing.T) {

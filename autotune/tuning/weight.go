@@ -137,7 +137,8 @@ func WeightsFromShapes(shapes []Shape, dtypes []dispatch.DType) []Weight {
 }
 
 // ParseDTypes parses a comma-separated list of the dtypes the tuner
-// measures, bf16 and f16 ("" gives none).
+// measures, bf16, f16 and e4m3 ("" gives none). An e4m3 weight is tuned
+// e4m3→bf16 with per-tensor scales (OutDType).
 func ParseDTypes(s string) ([]dispatch.DType, error) {
 	var out []dispatch.DType
 	for f := range strings.SplitSeq(s, ",") {
@@ -148,8 +149,8 @@ func ParseDTypes(s string) ([]dispatch.DType, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dt != dispatch.BF16 && dt != dispatch.F16 {
-			return nil, fmt.Errorf("dtype %s: the tuner measures bf16 and f16 (16-bit in and out)", dt)
+		if dt != dispatch.BF16 && dt != dispatch.F16 && dt != dispatch.E4M3 {
+			return nil, fmt.Errorf("dtype %s: the tuner measures bf16, f16 (16-bit in and out) and e4m3 (e4m3→bf16)", dt)
 		}
 		if !slices.Contains(out, dt) {
 			out = append(out, dt)
@@ -160,5 +161,10 @@ func ParseDTypes(s string) ([]dispatch.DType, error) {
 
 // Key is the key of w's exact entry for arch.
 func (w Weight) Key(arch dispatch.Arch) dispatch.EntryKey {
-	return dispatch.EntryKey{Arch: arch, In: w.DType, Out: w.DType, Layout: kernels.LayoutTN, N: w.N, K: w.K}
+	return dispatch.EntryKey{Arch: arch, In: w.DType, Out: OutDType(w.DType), Layout: kernels.LayoutTN, N: w.N, K: w.K}
 }
+
+// OutDType is the output dtype the tuner measures input dtype dt in, that
+// of dispatch.PlaceholderProblem (the problems it plans and times): dt for
+// 16-bit inputs, bf16 for e4m3 (with per-tensor scales, folded into alpha).
+func OutDType(dt dispatch.DType) dispatch.DType { return dispatch.PlaceholderProblem(1, 1, 1, dt).Out }

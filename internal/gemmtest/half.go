@@ -1,4 +1,4 @@
-// Package gemmtest is gemmroute's conformance suite: 16-bit conversions, the
+// Package gemmtest is gemmroute's conformance suite: 16-bit and e4m3 conversions, the
 // float64 CPU reference, the table of awkward cases and the checker that
 // every backend (the CPU reference itself, the GPU kernels) must pass.
 package gemmtest
@@ -9,8 +9,13 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-// ToBits rounds f to dtype d (F16 or BF16, round to nearest even) and returns its bits.
+// ToBits rounds f to dtype d (F16, BF16 or E4M3: round to nearest even;
+// e4m3 saturates to ±448) and returns its bits (an e4m3 code in the low
+// byte).
 func ToBits(d dispatch.DType, f float32) uint16 {
+	if d == dispatch.E4M3 {
+		return uint16(E4M3FromFloat(f))
+	}
 	if d == dispatch.BF16 {
 		b := math.Float32bits(f)
 		if f != f {
@@ -21,8 +26,11 @@ func ToBits(d dispatch.DType, f float32) uint16 {
 	return f32ToF16(f)
 }
 
-// FromBits widens dtype-d bits to float32.
+// FromBits widens dtype-d bits to float32 (an e4m3 code from the low byte).
 func FromBits(d dispatch.DType, h uint16) float32 {
+	if d == dispatch.E4M3 {
+		return E4M3ToFloat(uint8(h))
+	}
 	if d == dispatch.BF16 {
 		return math.Float32frombits(uint32(h) << 16)
 	}

@@ -25,37 +25,62 @@ func OpenDevice(ordinal int) (*Device, error) {
 	return &Device{ctx}, nil
 }
 
-// Buf is a device allocation of N 16-bit elements, with 256 bytes of slack
-// after them so that a 32-bit fill or an offset view stays inside.
+// Buf is a device allocation of N elements of Size bytes, with 256 bytes
+// of slack after them so that a 32-bit fill or an offset view stays inside.
 type Buf struct {
-	Base uintptr
-	N    int
+	Base    uintptr
+	N, Size int
 }
 
 // Ptr is the address of element off.
-func (b Buf) Ptr(off int) dispatch.DevicePtr { return dispatch.DevicePtr(b.Base + uintptr(off)*2) }
-
-// alloc allocates n elements, uninitialised.
-func (d *Device) alloc(n int) (Buf, error) {
-	base, err := d.Alloc(int64(max(n, 1))*2 + 256)
-	return Buf{Base: base, N: n}, err
+func (b Buf) Ptr(off int) dispatch.DevicePtr {
+	return dispatch.DevicePtr(b.Base + uintptr(off)*uintptr(b.Size))
 }
 
-// Upload copies host to a new allocation.
-func (d *Device) Upload(host []uint16) (Buf, error) {
-	b, err := d.alloc(len(host))
+// Bytes is the size of the N elements.
+func (b Buf) Bytes() int64 { return int64(b.N) * int64(b.Size) }
+
+// alloc allocates n elements of size bytes, uninitialised.
+func (d *Device) alloc(n, size int) (Buf, error) {
+	base, err := d.Alloc(int64(max(n, 1))*int64(size) + 256)
+	return Buf{Base: base, N: n, Size: size}, err
+}
+
+// upload copies host to a new allocation of its element size.
+func upload[T uint8 | uint16 | float32](d *Device, host []T) (Buf, error) {
+	b, err := d.alloc(len(host), int(unsafe.Sizeof(*new(T))))
 	if err != nil {
 		return b, err
 	}
 	if len(host) > 0 {
-		if err = d.CopyIn(b.Base, unsafe.Pointer(&host[0]), int64(len(host))*2); err != nil {
+		if err = d.CopyIn(b.Base, unsafe.Pointer(&host[0]), b.Bytes()); err != nil {
 			d.Release(b)
 		}
 	}
 	return b, err
 }
 
-// Poisoned allocates n elements holding gemmtest.Poison (NaN in f16 and bf16).
+// Upload copies 16-bit elements to a new allocation.
+func (d *Device) Upload(host []uint16) (Buf, error) { return upload(d, host) }
+
+// UploadAs copies elements of dtype dt, given as gemmtest bits (an e4m3
+// code in each low byte), to a new allocation of dt's element size.
+func (d *Device) UploadAs(dt dispatch.DType, bits []uint16) (Buf, error) {
+	if dt.Size() != 1 {
+		return upload(d, bits)
+	}
+	bytes := make([]uint8, len(bits))
+	for i, v := range bits {
+		bytes[i] = uint8(v)
+	}
+	return upload(d, bytes)
+}
+
+// UploadFloats copies float32s (e4m3 scales) to a new allocation.
+func (d *Device) UploadFloats(host []float32) (Buf, error) { return upload(d, host) }
+
+// Poisoned allocates n 16-bit elements holding gemmtest.Poison (NaN in f16
+// and bf16).
 func (d *Device) Poisoned(n int) (Buf, error) {
 	host := make([]uint16, n)
 	for i := range host {
@@ -64,13 +89,16 @@ func (d *Device) Poisoned(n int) (Buf, error) {
 	return d.Upload(host)
 }
 
-// Download copies b back to the host.
+// Download copies b, of 16-bit elements, back to the host.
 func (d *Device) Download(b Buf) ([]uint16, error) {
+	if b.Size != 2 {
+		return nil, fmt.Errorf("gpuharness: Download reads 16-bit elements, not %d-byte ones", b.Size)
+	}
 	host := make([]uint16, b.N)
 	if b.N == 0 {
 		return host, nil
 	}
-	return host, d.CopyOut(unsafe.Pointer(&host[0]), b.Base, int64(b.N)*2)
+	return host, d.CopyOut(unsafe.Pointer(&host[0]), b.Base, b.Bytes())
 }
 
 // Release frees b.
@@ -86,36 +114,31 @@ type Operands struct {
 	bufs []Buf
 }
 
-// Operands uploads data's A, B, C and bias and a poisoned D.
+// Operands uploads data's A and B (in P.In's element size), C and bias, an
+// e4m3 problem's scale vectors (setting ScaleAPtr and ScaleBPtr) and a
+// poisoned D.
 func (d *Device) Operands(data *gemmtest.Data) (*Operands, error) {
 	o := &Operands{Data: data, P: data.P, dev: d}
-	up := func(host []uint16, n int) (Buf, error) {
-		var b Buf
-		var err error
-		if host != nil {
-			b, err = d.Upload(host)
-		} else {
-			b, err = d.Poisoned(n)
-		}
-		if err == nil {
+	var err error
+	keep := func(b Buf, e error) Buf {
+		if e == nil {
 			o.bufs = append(o.bufs, b)
+		} else if err == nil {
+			err = e
 		}
-		return b, err
+		return b
 	}
-	a, err := up(data.A, 0)
-	if err == nil {
-		var b, c Buf
-		if b, err = up(data.B, 0); err == nil {
-			if c, err = up(data.C, 0); err == nil {
-				o.Out, err = up(nil, o.P.M*o.P.LDC)
-				o.P.A, o.P.B, o.P.C, o.P.D = a.Ptr(data.OffA), b.Ptr(data.OffB), c.Ptr(0), o.Out.Ptr(0)
-			}
-		}
+	a := keep(d.UploadAs(o.P.In, data.A))
+	b := keep(d.UploadAs(o.P.In, data.B))
+	c := keep(d.Upload(data.C))
+	o.Out = keep(d.Poisoned(o.P.M * o.P.LDC))
+	o.P.A, o.P.B, o.P.C, o.P.D = a.Ptr(data.OffA), b.Ptr(data.OffB), c.Ptr(0), o.Out.Ptr(0)
+	if data.Bias != nil {
+		o.P.Bias = keep(d.Upload(data.Bias)).Ptr(0)
 	}
-	if err == nil && data.Bias != nil {
-		var bias Buf
-		bias, err = up(data.Bias, 0)
-		o.P.Bias = bias.Ptr(0)
+	if data.ScaleA != nil {
+		o.P.ScaleAPtr = keep(d.UploadFloats(data.ScaleA)).Ptr(0)
+		o.P.ScaleBPtr = keep(d.UploadFloats(data.ScaleB)).Ptr(0)
 	}
 	if err != nil {
 		o.Free()

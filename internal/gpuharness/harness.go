@@ -73,16 +73,30 @@ func (h *Harness) Close() {
 	_ = h.Context.Close()
 }
 
-// Checked draws fresh random operands for s (the reference at 64 sampled
-// elements) and uploads them with a poisoned output.
-func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
-	return h.Operands(gemmtest.FillSampled(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, s.DType, h.rng, 64))
+// typesOf is what shape s is checked and timed in: dispatch.PlaceholderProblem's
+// types for its dtype, the problem the tuner plans (e4m3: out bf16,
+// per-tensor scalars), in s's scaling mode (row and block128 through scale
+// vectors).
+func typesOf(s tuning.Shape) gemmtest.Types {
+	t := gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
+	if t.In == dispatch.E4M3 {
+		t.Scaling, t.ScalePtrs = s.Scaling, s.Scaling != dispatch.ScalingTensor
+	}
+	return t
 }
 
-// Rotation is one shape's device buffers for timing: random activations,
-// the weight copied until the copies span ≥ 3× L2 (tuning.WeightCopies, so
-// that each call reads its weight from memory), the output, and one problem
-// per weight copy.
+// Checked draws fresh random operands for s in typesOf(s) (the reference at
+// 64 sampled elements; e4m3 scales random) and uploads them with a poisoned
+// output.
+func (h *Harness) Checked(s tuning.Shape) (*Operands, error) {
+	return h.Operands(gemmtest.FillTypes(gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}, typesOf(s), h.rng, 64))
+}
+
+// Rotation is one shape's device buffers for timing, in typesOf(s): random
+// activations (and e4m3 scales, as scalars or vectors), the weight copied
+// until the copies span ≥ 3× L2 (tuning.WeightCopies, so that each call
+// reads its weight from memory), the output, and one problem per weight
+// copy.
 type Rotation struct {
 	Probs []dispatch.Problem
 	dev   *Device
@@ -106,32 +120,46 @@ func (r *Rotation) alloc(h *Harness, s tuning.Shape) error {
 		}
 		return b, err
 	}
-	a, err := keep(h.Upload(gemmtest.Random(s.DType, s.M*s.K, h.rng)))
+	ty := typesOf(s)
+	p := gemmtest.Case{Name: s.Name, M: s.M, N: s.N, K: s.K}.ProblemOf(ty)
+	if sa, sb := gemmtest.RandomScales(&p, ty.ScalePtrs, h.rng); sa != nil {
+		a, err := keep(h.UploadFloats(sa))
+		if err != nil {
+			return err
+		}
+		b, err := keep(h.UploadFloats(sb))
+		if err != nil {
+			return err
+		}
+		p.ScaleAPtr, p.ScaleBPtr = a.Ptr(0), b.Ptr(0)
+	}
+	a, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.M*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
-	w0, err := keep(h.Upload(gemmtest.Random(s.DType, s.N*s.K, h.rng)))
+	w0, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.N*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
 	ws := []Buf{w0}
-	for len(ws) < tuning.WeightCopies(s.N, s.K, s.DType, h.Engine.Device().L2Bytes) {
-		w, err := keep(h.alloc(w0.N))
+	for len(ws) < tuning.WeightCopies(s.N, s.K, p.In, h.Engine.Device().L2Bytes) {
+		w, err := keep(h.alloc(w0.N, w0.Size))
 		if err == nil {
-			err = h.CopyDevice(w.Base, w0.Base, int64(w0.N)*2)
+			err = h.CopyDevice(w.Base, w0.Base, w0.Bytes())
 		}
 		if err != nil {
 			return err
 		}
 		ws = append(ws, w)
 	}
-	d, err := keep(h.alloc(s.M * s.N))
+	d, err := keep(h.alloc(s.M*s.N, p.Out.Size()))
 	if err != nil {
 		return err
 	}
 	for _, w := range ws {
-		r.Probs = append(r.Probs, dispatch.Problem{M: s.M, N: s.N, K: s.K, In: s.DType, Out: s.DType, LDA: s.K, LDB: s.K, LDC: s.N,
-			A: a.Ptr(0), B: w.Ptr(0), D: d.Ptr(0), Alpha: 1})
+		q := p
+		q.A, q.B, q.D = a.Ptr(0), w.Ptr(0), d.Ptr(0)
+		r.Probs = append(r.Probs, q)
 	}
 	return nil
 }

@@ -22,6 +22,8 @@ import (
 //	t90_big:   128×128 tiles, for large M
 //	t90_wrong: fast everywhere but wrong: the gate must throw it out
 //	t90_any:   2-byte alignment, the only one for odd N and K
+//	t90_fp8:   e4m3→bf16, per-tensor and per-row scales
+//	t90_fp8b:  e4m3→bf16, 128-block scales only
 //	t80_mma:   the sm_80 image
 func Manifest() kernels.Manifest {
 	// The analytic model's view of each family, as the generator writes it.
@@ -40,6 +42,11 @@ func Manifest() kernels.Manifest {
 		}
 		return s
 	}
+	fp8 := func(name string, s ...kernels.Scaling) kernels.KernelSpec {
+		spec := k(name, "sm90.fatbin", "decode_mma", dispatch.SM90, 16, 64, 1, 16)
+		spec.In, spec.KMultiple, spec.Scalings = dispatch.E4M3, 16, s
+		return spec
+	}
 	return kernels.Manifest{Schema: kernels.SchemaVersion, Images: []kernels.Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}, {File: "sm80.fatbin", SmemLimit: 227 << 10}},
 		Kernels: []kernels.KernelSpec{
 			k("t90_row", "sm90.fatbin", "decode_fma", dispatch.SM90, 1, 64, 1, 16),
@@ -47,6 +54,8 @@ func Manifest() kernels.Manifest {
 			k("t90_big", "sm90.fatbin", "tiled_mma", dispatch.SM90, 128, 128, 1, 16),
 			k("t90_wrong", "sm90.fatbin", "decode_mma", dispatch.SM90, 16, 64, 1, 16),
 			k("t90_any", "sm90.fatbin", "decode_fma", dispatch.SM90, 4, 64, 1, 2),
+			fp8("t90_fp8", kernels.ScalingTensor, kernels.ScalingRow),
+			fp8("t90_fp8b", kernels.ScalingBlock),
 			k("t80_mma", "sm80.fatbin", "decode_mma", dispatch.SM80, 16, 64, 1, 16),
 		}}
 }
@@ -83,7 +92,8 @@ func NewGPU() *GPU {
 }
 
 // Speed: t90_row wins at M = 1, t90_mma in the teens, t90_big at large M;
-// split-K 4 helps t90_mma at small M; t90_wrong is fastest of all.
+// split-K 4 helps t90_mma at small M; t90_wrong is fastest of all; the e4m3
+// kernels take half t90_mma's time (t90_fp8b a little less).
 func Speed(w tuning.Weight, m int, c tuning.Candidate) float64 {
 	work := float64(w.N) * float64(w.K) / (4096 * 4096)
 	var t float64
@@ -103,6 +113,11 @@ func Speed(w tuning.Weight, m int, c tuning.Candidate) float64 {
 		t = 1
 	case "t90_any":
 		t = 12 * work * math.Ceil(float64(m)/4)
+	case "t90_fp8", "t90_fp8b":
+		t = 5*work*math.Ceil(float64(m)/16) + 1
+		if c.Kernel == "t90_fp8b" {
+			t *= 0.9
+		}
 	}
 	return t
 }

@@ -1,0 +1,193 @@
+package gemmtest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// Types is what a test problem computes in: its input and output dtypes
+// and, for e4m3 inputs, the scaling mode and, for ScalingTensor, whether the
+// two scales are device pointers (ScaleAPtr, ScaleBPtr) rather than the
+// scalars ScaleA and ScaleB that the launch folds into alpha.
+type Types struct {
+	In, Out   dispatch.DType
+	Scaling   dispatch.Scaling
+	ScalePtrs bool
+}
+
+// TypesOf is what problem p computes in.
+func TypesOf(p dispatch.Problem) Types {
+	t := Types{In: p.In, Out: p.Out}
+	if p.In == dispatch.E4M3 {
+		t.Scaling, t.ScalePtrs = p.Scaling, p.ScaleAPtr != 0
+	}
+	return t
+}
+
+// Same is dtype dt in and out (a 16-bit problem).
+func Same(dt dispatch.DType) Types { return Types{In: dt, Out: dt} }
+
+// E4M3Types lists every e4m3 combination a kernel may be checked in: out
+// bf16 and f16, each per-tensor (scalars, then pointers), per-row and in
+// 128-blocks.
+func E4M3Types() []Types {
+	var out []Types
+	for _, o := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
+		out = append(out,
+			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingTensor},
+			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingTensor, ScalePtrs: true},
+			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingRow},
+			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingBlock})
+	}
+	return out
+}
+
+// String is "bf16" for a 16-bit problem, else "e4m3→bf16 row" (per-tensor:
+// "tensor" with the scalars, "tensor-ptr" with pointers).
+func (t Types) String() string {
+	if t.In != dispatch.E4M3 {
+		return t.In.String()
+	}
+	mode := t.Scaling.String()
+	if t.ScalePtrs && t.Scaling == dispatch.ScalingTensor {
+		mode += "-ptr"
+	}
+	return fmt.Sprintf("%s→%s %s", t.In, t.Out, mode)
+}
+
+// The e4m3 tolerance (Tolerance) and how it follows from the arithmetic.
+//
+// Let t_k = a_k·sa·b_k·sb be the dequantised products of element (m, n)
+// (sa, sb the scales of k's block) and S = |alpha|·Σ_k |t_k| + |beta·c| +
+// |bias|, the magnitude Data.Mag holds. A kernel computes:
+//
+//  1. a_k·b_k: e4m3 has 4 significant bits and exponents 2^-9…2^8, so a
+//     product has at most 8 significant bits within 2^-18…2^18: exact in
+//     float32.
+//  2. The sum of a 128-block's products. Hopper's fp8 MMA (wgmma, and
+//     mma.sync m16n8k32) keeps about 14 significant bits in its
+//     accumulator (DeepSeek-V3 technical report, §3.3.2: "limited to
+//     retaining around 14 bits"), i.e. a relative error up to 2^-13 each
+//     time an instruction's k = 32 products enter it. Within one block that
+//     is taken as at most eps8 = 2^-13 times the block's Σ|t_k|: four
+//     instructions' truncations of a partial sum that is at most Σ|t_k| and
+//     in practice ~√ of it (TestE4M3ToleranceCoversHopperAccumulator
+//     checks the model: truncation toward zero to 13 fraction bits after
+//     every 32 products stays inside). eps8 also covers float32
+//     accumulation of a block (γ_128 = 128·2^-24 = 2^-17), and of a whole
+//     K without blocks rigorously for K ≤ 2048 (γ_K ≤ 2^-13), statistically
+//     beyond (√K·2^-24 ≪ 2^-13). Summed over the blocks: eps8·S.
+//     This is the accuracy of an accumulator promoted to float32 every 128
+//     k (torch._scaled_mm's default, use_fast_accum=False; the 128-block
+//     kernels). One that keeps the 14-bit accumulator over all of K grows
+//     its error with every 32 k and fails it from K ≈ 1000
+//     (TestE4M3ToleranceRejectsUnpromotedAccumulator). The model is
+//     calibrated on the H200 (docs/perf/2026-12-01-h200-fp8/call1-check.log,
+//     K = 4096, measured against kbench8's wider 2^-7·|ref| + 2^-10·S): the
+//     hardware's worst error over that bound is 0.27–0.32 for decode_fma
+//     (float32) and the 128-block kernels, 0.43–0.56 for ws_wgmma and
+//     ws_wgmma_swap in tensor and row mode (not promoted); the model gives
+//     0.24–0.29 promoted and 0.48–0.54 not — and, against this tolerance,
+//     0.74–0.80 promoted and 1.9–3.2 not.
+//  3. Float32 after the MMA: the blocks' scaled sums accumulated (γ_KB,
+//     KB = ⌈K/128⌉), each scaled by sa·sb (2 roundings), alpha (folded
+//     alpha·sa·sb: 2 more), beta·c and bias (3): at most (KB+8)·2^-24·S.
+//  4. Rounding to the output: u_out = 2^-8 (bf16) or 2^-11 (f16) of the
+//     value rounded, |ref| + the error above.
+//
+// Hence |D − ref| ≤ u_out·|ref| + (1+u_out)·(2^-13 + (KB+8)·2^-24)·S + 1e-6
+// (the last for f16's subnormal outputs, half-spacing 2^-25). NaN never
+// passes. 16-bit inputs keep the suite's tolerance, u16·|ref| + 1e-5·S +
+// 1e-6 with u16 = 2^-7 (bf16) or 2^-10 (f16): one output ulp with room.
+const eps8 = 0x1p-13
+
+// outRound is the relative rounding of an output dtype (a half ulp), or for
+// 16-bit inputs the suite's allowance of one ulp.
+func (t Types) outRound() float64 {
+	switch {
+	case t.In != dispatch.E4M3 && t.Out == dispatch.F16:
+		return 0x1p-10
+	case t.In != dispatch.E4M3:
+		return 0x1p-7
+	case t.Out == dispatch.F16:
+		return 0x1p-11
+	}
+	return 0x1p-8
+}
+
+// Tolerance is the largest |D − ref| Check accepts at an element whose
+// reference is ref and whose magnitude is mag (Data.Mag), for inner
+// dimension k (see eps8 for the derivation).
+func (t Types) Tolerance(k int, ref, mag float64) float64 {
+	u := t.outRound()
+	if t.In != dispatch.E4M3 {
+		return u*math.Abs(ref) + 1e-5*mag + 1e-6
+	}
+	kb := (k + kernels.ScaleBlockK - 1) / kernels.ScaleBlockK
+	return u*math.Abs(ref) + (1+u)*(eps8+float64(kb+8)*0x1p-24)*mag + 1e-6
+}
+
+// ToleranceText says in one line what Tolerance accepts, for reports.
+func (t Types) ToleranceText() string {
+	if t.In != dispatch.E4M3 {
+		return fmt.Sprintf("%s: |D−ref| ≤ %g·|ref| + 1e-5·Σ|terms| + 1e-6 (one output ulp)", t, t.outRound())
+	}
+	return fmt.Sprintf("%s: |D−ref| ≤ 2^%d·|ref| + (1+2^%d)·(2^-13 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6 "+
+		"(e4m3 products exact in fp32; fp8 MMA accumulator ~14 bits per 128-k block (DeepSeek-V3), fp32 across blocks and in the epilogue; %s output rounding)",
+		t, int(math.Log2(t.outRound())), int(math.Log2(t.outRound())), t.Out)
+}
+
+// scales returns the dequantisation scales of A's row m and B's row n at
+// k-block kb (1 and 1 for 16-bit inputs).
+func (d *Data) scales(m, n, kb int) (sa, sb float32) {
+	p := d.P
+	switch {
+	case p.In != dispatch.E4M3:
+		return 1, 1
+	case d.ScaleA == nil:
+		return p.ScaleA, p.ScaleB
+	case p.Scaling == dispatch.ScalingRow:
+		return d.ScaleA[m], d.ScaleB[n]
+	case p.Scaling == dispatch.ScalingBlock:
+		kbs := blocks(p.K)
+		return d.ScaleA[kb*p.M+m], d.ScaleB[(n/kernels.ScaleBlockK)*kbs+kb]
+	}
+	return d.ScaleA[0], d.ScaleB[0]
+}
+
+// blocks is ⌈x/128⌉.
+func blocks(x int) int { return (x + kernels.ScaleBlockK - 1) / kernels.ScaleBlockK }
+
+// drawScales draws an e4m3 problem's scales (RandomScales).
+func (d *Data) drawScales(rng *rand.Rand) {
+	d.ScaleA, d.ScaleB = RandomScales(&d.P, d.ScalePtrs, rng)
+}
+
+// RandomScales draws the scales of e4m3 problem p (random, positive, in
+// [0.01, 2]) in the layout of p.Scaling (dispatch.Problem's): for
+// ScalingTensor without ptrs it sets the scalars p.ScaleA and p.ScaleB and
+// returns nil; otherwise it returns the vectors for ScaleAPtr and ScaleBPtr
+// (one float each for ScalingTensor).
+func RandomScales(p *dispatch.Problem, ptrs bool, rng *rand.Rand) (sa, sb []float32) {
+	draw := func(n int) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = randomScale(rng)
+		}
+		return s
+	}
+	switch {
+	case p.Scaling == dispatch.ScalingTensor && !ptrs:
+		p.ScaleA, p.ScaleB = randomScale(rng), randomScale(rng)
+		return nil, nil
+	case p.Scaling == dispatch.ScalingRow:
+		return draw(p.M), draw(p.N)
+	case p.Scaling == dispatch.ScalingBlock:
+		return draw(blocks(p.K) * p.M), draw(blocks(p.N) * blocks(p.K))
+	}
+	return draw(1), draw(1)
+}
