@@ -284,13 +284,20 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 			if ty.In == dispatch.E4M3 {
 				tol = ty.Tolerance(k, ref, mag)
 			}
-			require.InDelta(t, ref, g, tol, "kernel %s, %s: column %d: got %g, want %g ± %g", pl.Kernel.Name, ty, col, g, ref, tol)
+			assert.InDelta(t, ref, g, tol, "kernel %s, %s: column %d: got %g, want %g ± %g", pl.Kernel.Name, ty, col, g, ref, tol)
 		}
+		unwritten, first := 0, -1
 		for i, v := range got {
-			require.NotEqual(t, gemmtest.Poison, v, "kernel %s, %s: column %d not written", pl.Kernel.Name, ty, i)
+			if v == gemmtest.Poison {
+				if unwritten == 0 {
+					first = i
+				}
+				unwritten++
+			}
 		}
+		assert.Zero(t, unwritten, "kernel %s, %s: %d columns not written, the first %d", pl.Kernel.Name, ty, unwritten, first)
 	}
-	t.Logf("%s: %d plans checked", ty, len(plans))
+	t.Logf("%s: %d plans checked (a wrong one does not stop the others)", ty, len(plans))
 }
 
 func abs(x float64) float64 { return max(x, -x) }
@@ -395,7 +402,7 @@ func TestSplitKDeterministic(t *testing.T) {
 
 // splitKRepeats runs kernel at split-K split on d's operands (p, out) three
 // times, each into a poisoned output: the first must pass the check, the
-// others give its bits.
+// others give its bits (a failure does not stop the other kernels).
 func splitKRepeats(t *testing.T, e *dispatch.Engine, d *gemmtest.Data, p dispatch.Problem, out devBuf, kernel string, split int) {
 	t.Helper()
 	pl, err := e.Planner().PlanKernel(&p, kernel, split)
@@ -408,9 +415,15 @@ func splitKRepeats(t *testing.T, e *dispatch.Engine, d *gemmtest.Data, p dispatc
 		got := out.download(t)
 		if run == 0 {
 			first = got
-			require.NoError(t, d.Check(got), "kernel %s, %s, split-K %d", kernel, d.Types, split)
+			assert.NoError(t, d.Check(got), "kernel %s, %s, split-K %d", kernel, d.Types, split)
 		} else {
-			require.Equal(t, first, got, "kernel %s, %s, split-K %d: run %d differs", kernel, d.Types, split, run)
+			var differ int
+			for i := range got {
+				if got[i] != first[i] {
+					differ++
+				}
+			}
+			assert.Zero(t, differ, "kernel %s, %s, split-K %d: run %d differs from run 0 at %d of %d elements", kernel, d.Types, split, run, differ, len(got))
 		}
 	}
 }
