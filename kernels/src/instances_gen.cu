@@ -195,9 +195,6 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_bf16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 2, 2, 8, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x256x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 256, 4, false, 1, 1, 1, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -213,9 +210,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x256_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 5, true, 4, 1, 2, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -223,12 +217,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
-#endif
-#if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_bf16_f32_tn_128x128x256_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 3, false, 1, 1, 2, true, false>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, true>(p); }
@@ -279,9 +267,6 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_f16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 2, 2, 8, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x256x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 256, 4, false, 1, 1, 1, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, false, 1, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -297,9 +282,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x256_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 5, true, 4, 1, 2, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, 1, false, false>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -307,12 +289,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, 1, false, false>(p); }
-#endif
-#if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, true, false>(p); }
-#endif
-#if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_e4m3_f16_f32_tn_128x128x256_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 3, false, 1, 1, 2, true, false>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, false, true>(p); }

@@ -16,14 +16,17 @@
 // of wgmma (32 bytes of K each), keeps that group in flight and, once the
 // previous group has retired, releases the previous stage (one arrival per
 // consumer on its empty barrier).
-// e4m3: in the tensor and row modes the accumulator is scaled (ws_scale)
-// before the epilogue. B128 (the 128-block mode; KB = 1, so a k-tile is one
-// 128-element k-block): each k-tile's wgmma go to fresh accumulators
-// (`part`; a chain's first wgmma ignores their old values), which the consumer awaits (wgmma_wait<0>), releases the stage,
-// and adds to the fp32 accumulator times the k-block's scales of A's row
-// and B's 128-row block — the promotion that keeps long-K sums at fp32
-// accuracy. B's block must be one per tile column range: BN = 128 (tn·128
-// is block-aligned), or with SWAP a consumer's 64 weight rows.
+// e4m3 (KB = 1, so a k-tile is one 128-element k-block): the tensor cores'
+// fp8 accumulator keeps about 14 bits, so each k-tile's wgmma go to fresh
+// accumulators (`part`; a chain's first wgmma ignores their old values),
+// which the consumer awaits (wgmma_wait<0>), releases the stage and adds to
+// the fp32 accumulator — the promotion that keeps long-K sums at fp32
+// accuracy (without it the H200 missed a 2^-13·Σ|terms| bound from K ≈ 1000).
+// In the tensor and row modes the fp32 accumulator is scaled (ws_scale)
+// before the epilogue; with B128 (the 128-block mode) each k-tile's part is
+// added times the k-block's scales of A's row and B's 128-row block. B's
+// block must be one per tile column range: BN = 128 (tn·128 is
+// block-aligned), or with SWAP a consumer's 64 weight rows.
 //
 // Which operand sits on wgmma's 64-row side is the SWAP choice:
 //   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
@@ -286,8 +289,9 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(STAGES >= 2, "a stage loading while one is multiplied");
   static_assert(4 * KB % NACC == 0, "the wgmma steps of a k-tile spread evenly over the accumulator sets");
   static_assert(!PP || (!SWAP && CS == 1 && NACC == 1 && BM == 128), "ping-pong: two consumers of whole 128-row tiles");
-  static_assert(!B128 || (sizeof(T) == 1 && KB == 1 && CS == 1 && !PP && (SWAP || BN == 128)),
-                "128-block scales: e4m3, one 128-element k-block per k-tile, one B block per consumer");
+  constexpr bool PROMOTE = sizeof(T) == 1;  // e4m3: fp32 promotion every k-tile
+  static_assert(!PROMOTE || (KB == 1 && CS == 1 && !PP), "e4m3: one 128-element k-block per k-tile, promoted; no room for ping-pong");
+  static_assert(!B128 || (PROMOTE && (SWAP || BN == 128)), "128-block scales: e4m3, one B block per consumer");
   constexpr int MW = PP ? 2 : 1;  // 64-row blocks per consumer
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
@@ -362,11 +366,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
   const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * 64 * 128), cols = SWAP ? sa : sb;
   // acc[w][a]: 64-row block w of this consumer (PP: two), wgmma step kk into
-  // set kk % NACC (NACC independent chains); with B128 the chains are
+  // set kk % NACC (NACC independent chains); with PROMOTE the chains are
   // part[a], promoted into acc[0][0] after every k-tile.
-  constexpr int NA = B128 ? 1 : NACC, NP = B128 ? NACC : 1;
+  constexpr int NA = PROMOTE ? 1 : NACC, NP = PROMOTE ? NACC : 1;
   float acc[MW][NA][COLS / 2];
-  float part[NP][B128 ? COLS / 2 : 1];
+  float part[NP][PROMOTE ? COLS / 2 : 1];
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   int s = 0, own = 0;
   uint32_t phase = 0;
@@ -418,7 +422,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         for (int w = 0; w < MW; ++w) {
           const uint64_t da = smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32);
           const uint64_t db = smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32);
-          if constexpr (B128) {  // each chain starts afresh in every k-tile
+          if constexpr (PROMOTE) {  // each chain starts afresh in every k-tile
             if (kk < NP)
               wgmma<T, COLS>::run_first(part[kk % NP], da, db);
             else
@@ -427,7 +431,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
             wgmma<T, COLS>::run(acc[w][kk % NA], da, db);
         }
       wgmma_commit();
-      if constexpr (B128) {  // promote: acc += part · scales, then the stage is free
+      if constexpr (PROMOTE) {  // promote: acc += part (· block scales), then the stage is free
 #pragma unroll
         for (int a = 0; a < NP; ++a) pin_registers(part[a]);
         wgmma_wait<0>();
@@ -441,7 +445,10 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
             float v = part[0][4 * i + e];
 #pragma unroll
             for (int a = 1; a < NP; ++a) v += part[a][4 * i + e];
-            acc[0][0][4 * i + e] = fmaf(v, sr[e >> 1] * sq[2 * i + (e & 1)], acc[0][0][4 * i + e]);
+            if constexpr (B128)
+              acc[0][0][4 * i + e] = fmaf(v, sr[e >> 1] * sq[2 * i + (e & 1)], acc[0][0][4 * i + e]);
+            else
+              acc[0][0][4 * i + e] += v;
           }
       } else {
 #pragma unroll

@@ -60,17 +60,11 @@ enum Kind { WS, DMMA, DFMA };
 #define DFMA8(NAME, BM, BN, VEC, W, U) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { gr::decode_fma<e4m3, bf16, BM, BN, VEC, W, U>(p); }
 #define GR_WS(X)                                        \
-  X(ws8_128x256_s4, 128, 256, 4, false, 1, 1, false, false)   \
   X(ws8_128x192_s5, 128, 192, 5, false, 1, 1, false, false)   \
   X(ws8_128x128_s6, 128, 128, 6, false, 1, 1, false, false)   \
-  X(ws8_128x128_s3_k2, 128, 128, 3, false, 1, 2, false, false) \
-  X(ws8_128x256_s2_k2, 128, 256, 2, false, 1, 2, false, false) \
-  X(pp8_128x128_s6, 128, 128, 6, false, 1, 1, false, true)   \
-  X(pp8_128x128_s3_k2, 128, 128, 3, false, 1, 2, false, true) \
   X(sw8_16x64_s16, 16, 64, 16, true, 4, 1, false, false)      \
   X(sw8_16x128_s12, 16, 128, 12, true, 4, 1, false, false)    \
   X(sw8_32x128_s8, 32, 128, 8, true, 4, 1, false, false)      \
-  X(sw8_32x128_s5_k2, 32, 128, 5, true, 4, 2, false, false)   \
   X(sw8_64x128_s8, 64, 128, 8, true, 4, 1, false, false)      \
   X(sw8_64x64_s10, 64, 64, 10, true, 4, 1, false, false)      \
   X(sw8_128x128_s6, 128, 128, 6, true, 2, 1, false, false)    \

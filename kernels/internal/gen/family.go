@@ -447,7 +447,9 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("KB ≥ 1")
 	case a.pp && (a.swap || a.b128 || a.bm != 128 || a.bn != 128):
 		return errors.New("ping-pong: two consumers of whole 128×128 tiles (each holds two 64×128 accumulators), no swap, no block scales")
-	case a.b128 && (!a.fp8 || a.kb != 1 || !a.swap && a.bn != 128):
+	case a.fp8 && (a.kb != 1 || a.pp || !a.swap && a.bn > 192):
+		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
+	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
 	return nil

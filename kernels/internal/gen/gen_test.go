@@ -126,6 +126,8 @@ func TestArgsChecks(t *testing.T) {
 		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                    // 8-byte e4m3 loads
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, b128: true},                       // block scales on 16-bit inputs
 		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true, b128: true},            // two B blocks per consumer
+		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                        // no registers to promote
+		wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true},              // ping-pong cannot promote
 		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
