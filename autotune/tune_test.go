@@ -22,7 +22,7 @@ func TestTuneCommandE4M3(t *testing.T) {
 	withGPUs(t, tuningtest.NewGPU())
 	code, stdout, stderr := runCLI("-shapes", shapes, "-dtypes", "e4m3", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "gate: e4m3→bf16 tensor: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-11 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
+	assert.Contains(t, stdout, "gate: e4m3→bf16 tensor: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
 	tab, err := loadTable(out, cat)
