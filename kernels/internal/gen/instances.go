@@ -92,9 +92,9 @@ func instanceList() []instance {
 			{64, 64, 10, 1}, {64, 64, 6, 2}, {128, 128, 6, 1}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true})
 		}
-		// ws_wgmma_pp: ping-pong under a persistent grid (v6). Experimental
-		// until the engine has run it.
-		out = append(out, instance{in: dt, out: dt, args: wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true}, experimental: true})
+		// ws_wgmma_pp: ping-pong under a persistent grid (v6; the engine's GPU
+		// tests since docs/perf/2026-12-01-h200-fp8, call 5).
+		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true})
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -103,14 +103,14 @@ func instanceList() []instance {
 // outputs: element-load and 16-byte decode_fma (any alignment), decode_mma
 // (operands converted to f16) for M ≤ 16, ws_wgmma_swap and ws_wgmma (TMA,
 // wgmma k32, promoted to fp32 every 128 k) above, and the 128-block scaled
-// ws kernels. Experimental until they
-// have run on a GPU: the tiles are the bf16 ones that measured best, at the
-// same bytes per stage.
+// ws kernels: the bf16 tiles that measured best, at the same bytes per
+// stage, that leave registers for the fp32 promotion. All ran the engine's
+// GPU tests on the H200 (docs/perf/2026-12-01-h200-fp8, call 7).
 func e4m3Instances() []instance {
 	var out []instance
 	for _, dt := range []kernels.DType{kernels.BF16, kernels.F16} {
 		add := func(a kernelArgs) {
-			out = append(out, instance{in: kernels.E4M3, out: dt, args: a, experimental: true})
+			out = append(out, instance{in: kernels.E4M3, out: dt, args: a})
 		}
 		for _, c := range [][4]int{{1, 4, 16, 2}, {4, 2, 16, 2}, {1, 4, 1, 4}, {4, 4, 1, 2}, {16, 4, 1, 1}} {
 			add(decodeFMAArgs{bm: c[0], bn: c[1], vec: c[2], warps: 8, u: c[3], fp8: true})
