@@ -34,17 +34,10 @@
 #include <thread>
 #include <type_traits>
 
+#include "kbench_common.h"
 #include "splitk_reduce.cuh"
 #include "ws_wgmma.cuh"
 
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    cudaError_t e_ = (x);                                                                          \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));           \
-      exit(2);                                                                                     \
-    }                                                                                              \
-  } while (0)
 
 // ---- instances -------------------------------------------------------------
 #define GR_CLUSTER_1
@@ -93,24 +86,8 @@ struct Inst {
 };
 #define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP) {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB},
 static Inst insts[] = {GR_INSTANCES(GR_INST)};
-static const char *inst_filter;  // comma-separated name substrings; null: all
-static bool selected(const Inst &in) {
-  if (!inst_filter) return true;
-  std::string f = inst_filter;
-  for (size_t a = 0; a <= f.size();) {
-    size_t b = f.find(',', a);
-    if (b == std::string::npos) b = f.size();
-    if (b > a && std::string(in.name).find(f.substr(a, b - a)) != std::string::npos) return true;
-    a = b + 1;
-  }
-  return false;
-}
 
 // ---- data --------------------------------------------------------------------
-__host__ __device__ inline uint32_t hash32(uint32_t x) {
-  x ^= x >> 16, x *= 0x7feb352dU, x ^= x >> 15, x *= 0x846ca68bU, x ^= x >> 16;
-  return x;
-}
 // val: an 8-bit value in [-1, 1) that bf16 and f16 hold exactly.
 __host__ __device__ inline float val(uint32_t seed, uint64_t i) {
   return (float)((int)(hash32(seed ^ hash32((uint32_t)i ^ (uint32_t)(i >> 32) * 0x9e3779b9U)) & 255) - 128) / 128.f;
@@ -145,23 +122,10 @@ __global__ void gather(const T *d, int64_t ld, const int64_t *idx, float *out, i
 }
 
 // ---- TMA ---------------------------------------------------------------------
-typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
-                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
-                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-static encode_fn encode;
+// encode_kmajor for the 16-bit types (kbench_common.h's, box 64 elements).
 static void encode_kmajor(gr_tensor_map *map, bool f16, const void *base, int64_t k, int64_t rows, int64_t ld,
                           unsigned box_rows) {
-  cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
-  cuuint64_t strides[1] = {(cuuint64_t)ld * 2};
-  cuuint32_t box[2] = {64, box_rows}, elem[2] = {1, 1};
-  CUresult r = encode((CUtensorMap *)map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
-                      (void *)base, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    fprintf(stderr, "cuTensorMapEncodeTiled: %d (k %lld rows %lld ld %lld box %u)\n", r, (long long)k, (long long)rows,
-            (long long)ld, box_rows);
-    exit(2);
-  }
+  encode_kmajor(map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, k, rows, ld, box_rows);
 }
 
 // ---- cuBLAS (dlopen) ---------------------------------------------------------
@@ -214,7 +178,6 @@ static int sms;
 static void set_attrs() {
   for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
 }
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // prepare sets split fields and the tensor maps for instance in.
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.cs > 1) split = 1;  // the cluster splits K itself
@@ -329,7 +292,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   std::vector<float> out(ns);
   int fails = 0;
   for (auto &in : insts) {
-    if (in.f16 != f16 || !selected(in)) continue;
+    if (in.f16 != f16 || !selected(in.name)) continue;
     for (int pers = 0; pers < (persistent_too ? 2 : 1); ++pers) {
       gr_gemm_params p{};
       p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;
@@ -393,41 +356,19 @@ static std::string cand_name(const Cand &c) {
 
 // time_graph: R launches over the weight sets, captured once; per-call µs.
 static double time_graph(const std::vector<gr_gemm_params> &ps, const Cand &c, cudaStream_t s, int R) {
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  for (int r = 0; r < R; ++r) {
+  return replay_us(s, R, [&](int r, cudaStream_t s) {
     const gr_gemm_params &p = ps[r % ps.size()];
     if (c.in)
       launch(p, *c.in, c.persistent, s);
     else
       cublas_gemm(p, false);
-  }
-  CK(cudaStreamEndCapture(s, &g));
-  CK(cudaGraphInstantiate(&ge, g, 0));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<float> t;
-  for (int i = 0; i < 28; ++i) {
-    CK(cudaEventRecord(e0, s));
-    CK(cudaGraphLaunch(ge, s));
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (i >= 3) t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  cudaGraphExecDestroy(ge), cudaGraphDestroy(g), cudaEventDestroy(e0), cudaEventDestroy(e1);
-  return t[t.size() / 2] * 1000.0 / R;
+  });
 }
 
 static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
   std::vector<Cand> cs;
   for (auto &in : insts) {
-    if (in.f16 || !selected(in)) continue;
+    if (in.f16 || !selected(in.name)) continue;
     if (!in.swap && m < 128) continue;
     if (in.swap && (m > 256 || in.bm > 2 * std::max<int64_t>(m, 32))) continue;
     if (in.swap && in.bm < m / 2) continue;
@@ -505,12 +446,7 @@ int main(int argc, char **argv) {
   CK(cudaGetDeviceProperties(&prop, 0));
   sms = prop.multiProcessorCount;
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", (void **)&encode, cudaEnableDefault, &q));
-  if (!encode) {
-    fprintf(stderr, "no cuTensorMapEncodeTiled\n");
-    return 2;
-  }
+  load_encode();
   set_attrs();
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];
   if (mode == "check" || mode == "memcheck") {

@@ -33,17 +33,10 @@
 
 #include "decode_fma.cuh"
 #include "decode_mma.cuh"
+#include "kbench_common.h"
 #include "splitk_reduce.cuh"
 #include "ws_wgmma.cuh"
 
-#define CK(x)                                                                            \
-  do {                                                                                   \
-    cudaError_t e_ = (x);                                                                \
-    if (e_ != cudaSuccess) {                                                             \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(2);                                                                           \
-    }                                                                                    \
-  } while (0)
 
 typedef __nv_bfloat16 bf16;
 typedef __nv_fp8_e4m3 e4m3;
@@ -109,24 +102,8 @@ struct Inst {
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false},
 #define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false},
 static Inst insts[] = {GR_WS(WS_I) GR_DMMA(DMMA_I) GR_DFMA(DFMA_I)};
-static const char *inst_filter;
-static bool selected(const Inst &in) {
-  if (!inst_filter) return true;
-  std::string f = inst_filter;
-  for (size_t a = 0; a <= f.size();) {
-    size_t b = f.find(',', a);
-    if (b == std::string::npos) b = f.size();
-    if (b > a && std::string(in.name).find(f.substr(a, b - a)) != std::string::npos) return true;
-    a = b + 1;
-  }
-  return false;
-}
 
 // ---- data --------------------------------------------------------------------
-__host__ __device__ inline uint32_t hash32(uint32_t x) {
-  x ^= x >> 16, x *= 0x7feb352dU, x ^= x >> 15, x *= 0x846ca68bU, x ^= x >> 16;
-  return x;
-}
 // code: an e4m3 byte, never NaN (S.1111.111 becomes ±448).
 __host__ __device__ inline uint8_t code(uint32_t seed, uint64_t i) {
   uint8_t c = (uint8_t)hash32(seed ^ hash32((uint32_t)i ^ (uint32_t)(i >> 32) * 0x9e3779b9U));
@@ -156,32 +133,15 @@ __global__ void count_nan(const bf16 *d, int64_t rows, int64_t cols, int64_t ld,
 }
 static float rscale(uint32_t seed, uint64_t i) { return 0.05f + 1.95f * (hash32(seed ^ (uint32_t)i * 2654435761u) % 1000) / 1000.f; }
 
-// ---- TMA ---------------------------------------------------------------------
-typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
-                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
-                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-static encode_fn encode;
-static void encode_kmajor(gr_tensor_map *map, const void *base, int64_t k, int64_t rows, int64_t ld, unsigned box_rows) {
-  cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)ld};
-  cuuint32_t box[2] = {128, box_rows}, elem[2] = {1, 1};
-  CUresult r = encode((CUtensorMap *)map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dims, strides, box, elem,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    fprintf(stderr, "cuTensorMapEncodeTiled: %d (k %lld rows %lld ld %lld)\n", r, (long long)k, (long long)rows, (long long)ld);
-    exit(2);
-  }
-}
 
 // ---- launching ---------------------------------------------------------------
 static int sms;
-static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   p.split_k = split;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), in.tile_k) * in.tile_k : p.k;
   if (in.kind == WS) {
-    encode_kmajor(&p.tma_a, p.a, p.k, p.m, p.lda, in.bm);
-    encode_kmajor(&p.tma_b, p.b, p.k, p.n, p.ldb, in.bn);
+    encode_kmajor(&p.tma_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.a, p.k, p.m, p.lda, in.bm);
+    encode_kmajor(&p.tma_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.b, p.k, p.n, p.ldb, in.bn);
   }
 }
 // launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.
@@ -280,7 +240,7 @@ static int check_shape(const Shape &sh, bool quick) {
       for (auto &t : pool) t.join();
     }
     for (auto &in : insts) {
-      if (!selected(in) || !in.takes(mode)) continue;
+      if (!selected(in.name) || !in.takes(mode)) continue;
       if (in.aligned() && (sh.off % 16 || sh.lda % 16 || sh.ldb % 16 || sh.k % 16)) continue;
       gr_gemm_params p{};
       p.a = a, p.b = b, p.c = sh.beta ? c : nullptr, p.d = d, p.bias = sh.bias ? bias : nullptr;
@@ -324,33 +284,11 @@ static int check_shape(const Shape &sh, bool quick) {
 
 // ---- timing ------------------------------------------------------------------
 static double time_graph(const std::vector<gr_gemm_params> &ps, const Inst &in, cudaStream_t s, int R, bool pers) {
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  for (int r = 0; r < R; ++r) launch(ps[r % ps.size()], in, s, pers);
-  CK(cudaStreamEndCapture(s, &g));
-  CK(cudaGraphInstantiate(&ge, g, 0));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<float> t;
-  for (int i = 0; i < 28; ++i) {
-    CK(cudaEventRecord(e0, s));
-    CK(cudaGraphLaunch(ge, s));
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (i >= 3) t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  cudaGraphExecDestroy(ge), cudaGraphDestroy(g), cudaEventDestroy(e0), cudaEventDestroy(e1);
-  return t[t.size() / 2] * 1000.0 / R;
+  return replay_us(s, R, [&](int r, cudaStream_t s) { launch(ps[r % ps.size()], in, s, pers); });
 }
 
 static bool candidate(const Inst &in, int64_t m) {
-  if (in.b128 || !selected(in)) return false;
+  if (in.b128 || !selected(in.name)) return false;
   if (in.kind != WS) return m <= 16 && in.bm >= std::min<int64_t>(m, 16) / (in.kind == DFMA ? 16 : 1) && in.aligned();
   if (!in.swap) return m >= 128;
   return m <= 256 && in.bm <= 2 * std::max<int64_t>(m, 16) && in.bm >= std::min<int64_t>(m, 128) / 2;
@@ -425,8 +363,7 @@ int main(int argc, char **argv) {
   CK(cudaGetDeviceProperties(&prop, 0));
   sms = prop.multiProcessorCount;
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", (void **)&encode, cudaEnableDefault, &q));
+  load_encode();
   for (auto &in : insts)
     if (in.smem) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];
