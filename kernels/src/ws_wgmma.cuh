@@ -323,6 +323,12 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const int64_t blocks = (int64_t)gridDim.x * gridDim.y * (gridDim.z / CS);
   const int64_t first = blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * (blockIdx.z / CS));
   const int rank = CS > 1 ? (int)(blockIdx.z % CS) : 0;
+  // tile_work: tile t's M tile, N tile and split (ws_tile), and its k-tiles
+  // from K offset kb — what the producer loads and the consumers multiply.
+  auto tile_work = [&](int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) {
+    ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+    return ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+  };
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -336,8 +342,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     for (int64_t t = first; t < tiles; t += blocks) {
       int64_t tm, tn, kb;
       int z;
-      ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
-      const int nk = ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+      const int nk = tile_work(t, tm, tn, z, kb);
       for (int kt = 0; leader && kt < nk; ++kt) {
         mbar_wait(empty + 8 * s, phase ^ 1);
         mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);
@@ -377,8 +382,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   for (int64_t t = first; t < tiles; t += blocks) {
     int64_t tm, tn, kb;
     int z;
-    ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
-    const int nk = ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
+    const int nk = tile_work(t, tm, tn, z, kb);
     // PP: consumer c takes this block's tiles j ≡ c (mod 2) and passes over
     // the other's stages. Parity waits cannot tell rounds two apart, so
     // before its tile j it also waits on turn[c] until the other consumer
