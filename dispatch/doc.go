@@ -18,7 +18,9 @@
 //	err = eng.GEMM(&p, s) // validates, plans, launches; never synchronises
 //
 // The engine retains the device's primary context and makes it current on
-// the calling thread for each driver call: allocate the operands in that
+// the calling thread for each driver call, on whatever thread the call
+// runs, and makes the thread's previous context (or none) current again
+// before the call returns (see Engine): allocate the operands in that
 // context (with gorgonia.org/cu: Device.RetainPrimaryCtx, and StreamOf for
 // its streams). A stream gets its split-K workspace on its first GEMM that
 // needs one (Options.WorkspaceBytes; Reserve sets another size). A shape

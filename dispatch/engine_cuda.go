@@ -21,6 +21,17 @@ import (
 // goroutines, each on its own stream. GEMM allocates nothing, does not
 // synchronise and copies nothing between host and device, so it may be
 // captured into a CUDA graph.
+//
+// Contexts and threads: the engine works in the device's primary context.
+// Every method may be called from any goroutine, on any OS thread, whatever
+// is current there: each driver call (the tensor-map encode of a TMA kernel
+// among them) runs with the engine's context made current on the thread it
+// runs on, and when the method returns, that thread has current again what
+// it had before — no context, the primary context, or a context of the
+// caller's own. The engine never leaves its context current on a caller's
+// thread, nor takes another context away from it; when the caller's
+// context is the engine's already (the usual set-up, see the README), it
+// only reads which context is current.
 type Engine struct {
 	ctx     *cuda.Context
 	dev     DeviceInfo
@@ -58,7 +69,9 @@ func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
 // Open retains device's primary context, loads the kernel images that have
 // code for it (native code only where an image has it: see
 // Options.JITImages) and resolves each kernel once. Split-K workspace is
-// reserved per stream later, on first need.
+// reserved per stream later, on first need. Open, like every method, may
+// be called on any thread and leaves the thread's current context as it
+// found it.
 func Open(device int, opts Options) (*Engine, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -198,7 +211,8 @@ func (e *Engine) Device() DeviceInfo { return e.dev }
 // Planner is the engine's planner (its catalog holds only loaded kernels).
 func (e *Engine) Planner() *Planner { return e.planner }
 
-// Plan validates p and plans it as GEMM would, without launching.
+// Plan validates p and plans it as GEMM would, without launching. It makes
+// no driver call: it needs no current context and changes none.
 func (e *Engine) Plan(p *Problem) (Plan, error) {
 	if e.closed.Load() {
 		return Plan{}, ErrClosed
@@ -207,7 +221,9 @@ func (e *Engine) Plan(p *Problem) (Plan, error) {
 }
 
 // GEMM validates p, plans it and launches it on stream s asynchronously.
-// Bad input returns a typed error and launches nothing.
+// Bad input returns a typed error and launches nothing. It may be called
+// on any thread: the engine's context is current for the launch and the
+// thread's own current context (or none) is back when GEMM returns.
 func (e *Engine) GEMM(p *Problem, s Stream) error {
 	pl, err := e.Plan(p)
 	if err != nil {
@@ -218,7 +234,8 @@ func (e *Engine) GEMM(p *Problem, s Stream) error {
 
 // Launch launches a plan made earlier (by Plan or Planner().PlanKernel) for
 // p on stream s, after checking the plan's kernel against p's live pointers,
-// strides and shape again.
+// strides and shape again. Like GEMM, it leaves the calling thread's
+// current context as it found it.
 func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if e.closed.Load() {
 		return ErrClosed
@@ -321,7 +338,8 @@ func (e *Engine) workspaceFor(s Stream) (*workspace, error) {
 // stream's first split-K plan, so most programs never call Reserve). Do it
 // outside any capture. A plan on s that needs more than bytes then fails
 // with ErrWorkspace; bytes = 0 releases s's workspace. The memory a
-// replaced reservation held is freed once no Graph uses it.
+// replaced reservation held is freed once no Graph uses it. It may be
+// called on any thread and leaves the thread's current context as it was.
 func (e *Engine) Reserve(s Stream, bytes int64) error {
 	if e.closed.Load() {
 		return ErrClosed
@@ -367,7 +385,8 @@ func (e *Engine) releaseLocked(ws *workspace) error {
 
 // Close waits for the device, frees every workspace, unloads the kernels and
 // releases the context. It is idempotent: later calls return the first
-// call's result. Other methods return ErrClosed after it.
+// call's result. Other methods return ErrClosed after it. It may be called
+// on any thread and leaves the thread's current context as it was.
 func (e *Engine) Close() error {
 	e.once.Do(func() {
 		e.closed.Store(true)

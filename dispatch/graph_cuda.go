@@ -27,6 +27,10 @@ type Graph struct {
 // keep their split-K plans; a GEMM on a joined stream without a workspace
 // is planned without split-K (nothing can be allocated during capture).
 // Close the Graph when done; Engine.Close closes any left open.
+//
+// Capture may be called on any thread: fn runs on the same OS thread (the
+// capture is thread-local), with the engine's context current; when
+// Capture returns, the thread's own current context (or none) is back.
 func (e *Engine) Capture(s Stream, fn func() error) (*Graph, error) {
 	if e.closed.Load() {
 		return nil, ErrClosed
@@ -56,7 +60,8 @@ func (e *Engine) Capture(s Stream, fn func() error) (*Graph, error) {
 	return gr, nil
 }
 
-// Launch replays the graph on stream s, asynchronously.
+// Launch replays the graph on stream s, asynchronously, on any thread,
+// leaving the thread's current context as it found it.
 func (g *Graph) Launch(s Stream) error {
 	g.e.mu.RLock()
 	closed := g.closed
@@ -68,7 +73,8 @@ func (g *Graph) Launch(s Stream) error {
 }
 
 // Close frees the graph and its references to workspaces (after the work
-// still using them). It is idempotent.
+// still using them). It is idempotent, and leaves the calling thread's
+// current context as it found it.
 func (g *Graph) Close() error {
 	g.e.mu.Lock()
 	defer g.e.mu.Unlock()

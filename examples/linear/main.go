@@ -46,7 +46,8 @@ type gemm struct {
 func run() error {
 	// gorgonia/cu calls act on the context current on this OS thread: lock
 	// it and make device 0's primary context current (the engine uses the
-	// primary context too, and makes it current on the thread of each call).
+	// primary context too; it makes it current for each of its own calls,
+	// on whatever thread, and gives the thread back as it found it).
 	runtime.LockOSThread()
 	dev, err := cu.GetDevice(0)
 	if err != nil {

@@ -22,7 +22,8 @@ import (
 func main() {
 	// gorgonia/cu acts on the context current on this OS thread: lock the
 	// thread and make device 0's primary context current. The engine uses
-	// the same primary context (and makes it current on each calling thread).
+	// the same primary context (it makes it current for each of its own
+	// calls, on whatever thread, and gives the thread back as it found it).
 	runtime.LockOSThread()
 	dev, err := cu.GetDevice(0)
 	check(err)

@@ -6,6 +6,13 @@
 // allocation and sets the context in the same C call, function attributes,
 // stream capture and graphs, events, and error names.
 //
+// Every call that needs a context makes its Context current on the OS
+// thread it runs on, whatever the goroutine's thread, and makes current
+// again what was current there before — none, or another context — when it
+// returns: a caller's thread is left as it was found. Launch and LaunchTMA
+// do both in the same C call as the launch (no channel, no allocation; one
+// thread-local read when the context is current already).
+//
 // Every file here is built only without the nocuda tag: gorgonia/cu exits the
 // process at init on a machine without a GPU.
 package cuda
@@ -16,12 +23,49 @@ package cuda
 #include <cuda.h>
 #include "gemm_params.h"
 
-static CUresult gr_launch(CUcontext ctx, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                          unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream s, gr_gemm_params p) {
-  CUresult r = cuCtxSetCurrent(ctx);
-  if (r != CUDA_SUCCESS) return r;
-  void *args[] = {&p};
+// gr_enter makes ctx current on the calling thread and returns what was
+// current before (NULL: none), for gr_leave. The common case, ctx already
+// current, costs one thread-local read.
+typedef struct {
+  CUresult r;
+  CUcontext prev;
+} gr_entered;
+
+static gr_entered gr_enter(CUcontext ctx) {
+  gr_entered e = {CUDA_SUCCESS, NULL};
+  if ((e.r = cuCtxGetCurrent(&e.prev)) != CUDA_SUCCESS) return e;
+  if (e.prev != ctx) e.r = cuCtxSetCurrent(ctx);
+  return e;
+}
+
+// gr_leave makes prev, from gr_enter, current again (none when it is NULL).
+static CUresult gr_leave(CUcontext ctx, CUcontext prev) {
+  return prev == ctx ? CUDA_SUCCESS : cuCtxSetCurrent(prev);
+}
+
+// gr_result is a shim call made in a context: r is the first failure (of
+// making the context current when entered is 0, else of the call itself)
+// and restore the result of making the caller's context current again.
+typedef struct {
+  CUresult r, restore;
+  int entered;
+} gr_result;
+
+static CUresult gr_launch_raw(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                              unsigned bz, unsigned smem, CUstream s, gr_gemm_params *p) {
+  void *args[] = {p};
   return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, smem, s, args, NULL);
+}
+
+static gr_result gr_launch(CUcontext ctx, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                           unsigned bx, unsigned by, unsigned bz, unsigned smem, CUstream s, gr_gemm_params p) {
+  gr_result res = {CUDA_SUCCESS, CUDA_SUCCESS, 0};
+  gr_entered e = gr_enter(ctx);
+  if ((res.r = e.r) != CUDA_SUCCESS) return res;
+  res.entered = 1;
+  res.r = gr_launch_raw(f, gx, gy, gz, bx, by, bz, smem, s, &p);
+  res.restore = gr_leave(ctx, e.prev);
+  return res;
 }
 
 // cuTensorMapEncodeTiled (CUDA 12.0) with the project's own prototype, the
@@ -52,16 +96,23 @@ static CUresult gr_encode_kmajor(gr_tensor_map *map, int dtype, unsigned esize, 
   return gr_encode_tiled(map, dtype, 2, (void *)base, dims, strides, box, elem, 0, 3, 3, 0);
 }
 
-// gr_launch_tma encodes p's tensor maps into its own copy of p, then
-// launches: no Go memory crosses, nothing is allocated.
-static CUresult gr_launch_tma(CUcontext ctx, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                              unsigned by, unsigned bz, unsigned smem, CUstream s, gr_gemm_params p, int dtype,
-                              unsigned esize, unsigned box_a, unsigned box_b) {
-  CUresult r = gr_init_tma();
-  if (r != CUDA_SUCCESS) return r;
-  if ((r = gr_encode_kmajor(&p.tma_a, dtype, esize, p.a, p.k, p.m, p.lda, box_a)) != CUDA_SUCCESS) return r;
-  if ((r = gr_encode_kmajor(&p.tma_b, dtype, esize, p.b, p.k, p.n, p.ldb, box_b)) != CUDA_SUCCESS) return r;
-  return gr_launch(ctx, f, gx, gy, gz, bx, by, bz, smem, s, p);
+// gr_launch_tma makes ctx current (the encoder, like the launch, fails
+// with CUDA_ERROR_INVALID_CONTEXT on a thread with none), encodes p's
+// tensor maps into its own copy of p, launches, and makes the caller's
+// context current again: no Go memory crosses, nothing is allocated.
+static gr_result gr_launch_tma(CUcontext ctx, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                               unsigned by, unsigned bz, unsigned smem, CUstream s, gr_gemm_params p, int dtype,
+                               unsigned esize, unsigned box_a, unsigned box_b) {
+  gr_result res = {CUDA_SUCCESS, CUDA_SUCCESS, 0};
+  gr_entered e = gr_enter(ctx);
+  if ((res.r = e.r) != CUDA_SUCCESS) return res;
+  res.entered = 1;
+  if ((res.r = gr_init_tma()) == CUDA_SUCCESS &&
+      (res.r = gr_encode_kmajor(&p.tma_a, dtype, esize, p.a, p.k, p.m, p.lda, box_a)) == CUDA_SUCCESS &&
+      (res.r = gr_encode_kmajor(&p.tma_b, dtype, esize, p.b, p.k, p.n, p.ldb, box_b)) == CUDA_SUCCESS)
+    res.r = gr_launch_raw(f, gx, gy, gz, bx, by, bz, smem, s, &p);
+  res.restore = gr_leave(ctx, e.prev);
+  return res;
 }
 
 static const char *gr_error_name(CUresult r) {
@@ -79,6 +130,7 @@ static const char *gr_error_string(CUresult r) {
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -126,8 +178,10 @@ type Function uintptr
 func (s Stream) c() C.CUstream     { return *(*C.CUstream)(unsafe.Pointer(&s)) }
 func (f Function) c() C.CUfunction { return *(*C.CUfunction)(unsafe.Pointer(&f)) }
 
-// Context is a device's retained primary context. Methods make it current on
-// a locked OS thread for the duration of each call.
+// Context is a device's retained primary context. Each method that needs it
+// makes it current on the calling OS thread (locked for the duration of the
+// call) and, before returning, makes current again what the thread had
+// current before: none, this context, or another one.
 type Context struct {
 	Device cu.Device
 	ctx    cu.CUContext
@@ -152,20 +206,61 @@ func (c *Context) Close() error {
 	return wrap("cuDevicePrimaryCtxRelease", c.Device.ReleasePrimaryCtx())
 }
 
-// Do runs f with the context current on a locked OS thread.
-func (c *Context) Do(f func() error) error {
+// enterCall names the calls that make a context current, for their errors.
+const enterCall = "cuCtxGetCurrent/cuCtxSetCurrent"
+
+// restoreErr is the error of making the caller's context current again
+// after call (which itself succeeded or failed as reported beside it).
+func restoreErr(after string, r C.CUresult) error {
+	return check("cuCtxSetCurrent (restoring the caller's context after "+after+")", r)
+}
+
+// inContext is the error of a shim call that made the context current
+// around call: nil, or the failure of entering, of the call, or of
+// restoring the caller's context (joined to the call's own failure). A
+// restore failure alone means call itself succeeded (a kernel was
+// launched).
+func inContext(call string, r C.gr_result) error {
+	if r.r == C.CUDA_SUCCESS && r.restore == C.CUDA_SUCCESS {
+		return nil
+	}
+	var err error
+	switch {
+	case r.r != C.CUDA_SUCCESS && r.entered == 0:
+		return check(enterCall, r.r) // nothing was changed, nothing to restore
+	case r.r != C.CUDA_SUCCESS:
+		err = check(call, r.r)
+	}
+	if r.restore != C.CUDA_SUCCESS {
+		return errors.Join(err, restoreErr(call, r.restore))
+	}
+	return err
+}
+
+// Do runs f on a locked OS thread with the context current, then makes
+// current again what was current on that thread before (none, or another
+// context). A failure to restore it is joined to f's result.
+func (c *Context) Do(f func() error) (err error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := check("cuCtxSetCurrent", C.cuCtxSetCurrent(c.raw)); err != nil {
-		return err
+	in := C.gr_enter(c.raw)
+	if in.r != C.CUDA_SUCCESS {
+		return check(enterCall, in.r)
 	}
+	defer func() {
+		if r := C.gr_leave(c.raw, in.prev); r != C.CUDA_SUCCESS {
+			err = errors.Join(err, restoreErr("the call", r))
+		}
+	}()
 	return f()
 }
 
-// Launch starts f with p by value on stream. It allocates nothing and does
-// not synchronise; it is safe inside stream capture.
+// Launch starts f with p by value on stream, with the context current on
+// the calling thread for the launch (and the caller's context current again
+// after it), all in one C call. It allocates nothing and does not
+// synchronise; it is safe inside stream capture.
 func (c *Context) Launch(f Function, grid, block [3]uint32, smem int, s Stream, p *kernels.Params) error {
-	return check("cuLaunchKernel", C.gr_launch(c.raw, f.c(),
+	return inContext("cuLaunchKernel", C.gr_launch(c.raw, f.c(),
 		C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]), C.uint(block[0]), C.uint(block[1]), C.uint(block[2]),
 		C.uint(smem), s.c(), *(*C.gr_gemm_params)(unsafe.Pointer(p))))
 }
@@ -189,14 +284,15 @@ func tmaDType(d kernels.DType) C.int {
 	return 0 // CU_TENSOR_MAP_DATA_TYPE_UINT8: one-byte types (e4m3)
 }
 
-// LaunchTMA is Launch for a kernel that loads through tensor maps: it
-// encodes p's maps of A and B (gemm_params.h) on the host, in C, then
-// launches. cuTensorMapEncodeTiled is resolved at run time, so a build
-// against CUDA 11 headers reaches it on a CUDA 12 driver. It allocates
-// nothing and is safe inside stream capture (the maps travel in the
-// parameters the graph records).
+// LaunchTMA is Launch for a kernel that loads through tensor maps: in one C
+// call it makes the context current (the encoder needs one as the launch
+// does), encodes p's maps of A and B (gemm_params.h) on the host, launches,
+// and makes the caller's context current again. cuTensorMapEncodeTiled is
+// resolved at run time, so a build against CUDA 11 headers reaches it on a
+// CUDA 12 driver. It allocates nothing and is safe inside stream capture
+// (the maps travel in the parameters the graph records).
 func (c *Context) LaunchTMA(f Function, grid, block [3]uint32, smem int, s Stream, p *kernels.Params, t TMA) error {
-	return check("cuTensorMapEncodeTiled/cuLaunchKernel", C.gr_launch_tma(c.raw, f.c(),
+	return inContext("cuTensorMapEncodeTiled/cuLaunchKernel", C.gr_launch_tma(c.raw, f.c(),
 		C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]), C.uint(block[0]), C.uint(block[1]), C.uint(block[2]),
 		C.uint(smem), s.c(), *(*C.gr_gemm_params)(unsafe.Pointer(p)), tmaDType(t.DType), C.uint(t.DType.Size()),
 		C.uint(t.BoxA), C.uint(t.BoxB)))
