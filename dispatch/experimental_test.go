@@ -59,17 +59,28 @@ func TestPersistentGrid(t *testing.T) {
 		}
 		seen++
 		for _, c := range []struct {
-			m, n  int
-			split int
-			want  uint32
-		}{{128, 256, 1, 2}, {4096, 4096, 1, 132}, {256, 1024, 3, 48}, {300, 200, 1, 6}} {
+			m, n        int
+			split       int
+			want        uint32 // 128×128 tiles
+			wantCluster uint32 // 128×128 tiles in clusters of two
+		}{{128, 256, 1, 2, 4}, {4096, 4096, 1, 132, 132}, {256, 1024, 3, 48, 48}, {300, 200, 1, 6, 8}} {
 			p := PlaceholderProblem(c.m, c.n, 4096, k.In)
 			p.Out, p.ScaleA, p.ScaleB = k.Out, 1, 1
 			plan, err := pl.PlanKernel(&p, k.Name, c.split)
 			require.NoError(t, err, k.Name)
+			if k.Cluster == 2 { // clusters of two blocks, one per pair of M tiles of an N tile
+				groups := ceilDiv(ceilDiv(c.m, k.TileM), 2) * ceilDiv(c.n, k.TileN) * plan.SplitK
+				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				if k.TileM == 128 && k.TileN == 128 {
+					assert.Equal(t, c.wantCluster, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				}
+				continue
+			}
 			tiles := ceilDiv(c.m, k.TileM) * ceilDiv(c.n, k.TileN) * plan.SplitK
 			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
-			assert.Equal(t, c.want, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+			if k.TileM == 128 && k.TileN == 128 {
+				assert.Equal(t, c.want, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+			}
 		}
 	}
 	require.NotZero(t, seen, "no persistent kernel in the catalog")

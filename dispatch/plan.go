@@ -68,9 +68,10 @@ func geometry(p *Problem, r *route, planner *Planner, sms int) Plan {
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
-	if k.Persistent { // at most one block per SM, walking the tiles
-		tiles := int64(pl.grid[0]) * int64(pl.grid[1]) * int64(pl.grid[2])
-		pl.grid = [3]uint32{uint32(min(tiles, int64(max(sms, 1)))), 1, 1}
+	if k.Persistent { // at most one block per SM, walking the tiles (clusters: groups of M tiles)
+		c := max(k.Cluster, 1)
+		groups := int64(ceilDiv(int(pl.grid[1]), c)) * int64(pl.grid[0]) * int64(pl.grid[2])
+		pl.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
 	}
 	if s > 1 {
 		pl.WorkspaceBytes = splitWorkspace(p, s)

@@ -80,6 +80,13 @@ type KernelSpec struct {
 	// of them) in the kernel's own order; others get the tile grid
 	// (ceil(N/TileN), ceil(M/TileM), split-K).
 	Persistent bool `json:"persistent,omitempty"`
+	// Cluster is, for a persistent kernel launched in thread-block clusters
+	// (compiled with __cluster_dims__(Cluster, 1, 1)), the blocks of a
+	// cluster: they take Cluster consecutive M tiles of one N tile together
+	// (sharing that N tile's B by TMA multicast), so the grid is Cluster ·
+	// min(⌈⌈M/TileM⌉/Cluster⌉·⌈N/TileN⌉·split-K, ⌊SMs/Cluster⌋) blocks. 0 or
+	// 1: no cluster.
+	Cluster int `json:"cluster,omitempty"`
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`
@@ -329,6 +336,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
 		case k.TMA() && (k.PtrAlign < 16 || k.LDAlign < 16):
 			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16")
+		case k.Cluster < 0 || k.Cluster > 2 || k.Cluster == 2 && !k.Persistent:
+			return nil, bad("cluster must be 0, 1 or 2, and 2 only for a persistent kernel")
 		case k.checkScalings() != "":
 			return nil, bad(k.checkScalings())
 		case k.Model.check() != "":

@@ -67,6 +67,34 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const gr_tensor_map *m
       : "memory");
 }
 
+// tma_load_2d_multicast is tma_load_2d into every block of the cluster
+// whose bit is set in mask: the box lands at shared offset dst of each of
+// them and completes its bytes on the mbarrier at offset bar of each.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const gr_tensor_map *map, uint32_t bar, int32_t x,
+                                                      int32_t y, uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(x), "r"(y), "h"(mask)
+      : "memory");
+}
+
+// mbar_arrive_cluster is one arrival on the barrier at this block's shared
+// address bar in cluster block `rank`. Default semantics (release at CTA
+// scope), as CUTLASS's ClusterBarrier: a consumer arrives once its wgmma
+// have retired (wgmma_wait), which orders its reads of the stage before the
+// producer's next copy into it. (.release.cluster costs a MEMBAR.ALL.GPU per
+// arrival in SASS, and an acquire.cluster wait an L1 invalidation: on the
+// H200 that halved the multicast kernels' rate, call 1 of
+// docs/perf/2026-12-01-h200-mc.)
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t rank) {
+  asm volatile(
+      "{\n.reg .b32 r;\n"
+      "mapa.shared::cluster.u32 r, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [r];\n}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+
 // l2_evict_first is a cache policy for tma_load_2d_hint: lines it loads are
 // the first the L2 evicts (data read once, e.g. streamed weights).
 __device__ __forceinline__ uint64_t l2_evict_first() {

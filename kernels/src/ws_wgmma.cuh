@@ -55,6 +55,16 @@
 // then count one arrival, and a turn barrier per consumer keeps the two
 // within one round of the ring. It pays only with a persistent grid (≥ 2
 // tiles per block); under the dispatch grid one consumer would idle.
+// MC = 2 (multicast clusters, non-swap): the kernel is compiled with
+// __cluster_dims__(2, 1, 1) and launched persistent (gridDim.x even); the
+// two blocks of a cluster take M tiles 2g and 2g + 1 of one N tile (a tile
+// id then names such a group), and block r loads rows r·BN/2… of each B box
+// into both blocks' shared memory by one multicast copy (tma_b's box is BN/2
+// rows), so the weights cross L2 once per two M tiles. A stage is free once
+// the consumers of both blocks have released it: empty barriers count the
+// consumers of both (each consumer arrives on both blocks'), and neither
+// block leaves before the other (cluster barrier at the end). The last
+// group's second M tile may lie past M: loaded as zeros, never stored.
 // Tiles: ceil(M/BM) x ceil(N/BN) x split_k, numbered in grouped order
 // (ws_tile). Block b of a grid of G blocks computes tiles b, b + G, …: the
 // dispatch grid (ceil(N/BN), ceil(M/BM), split_k) gives one tile a block;
@@ -279,7 +289,7 @@ __device__ __forceinline__ void ws_scale(const gr_gemm_params &p, float (&d)[COL
 }
 
 template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int CS = 1, int KB = 1,
-          bool PP = false, bool B128 = false>
+          bool PP = false, bool B128 = false, int MC = 1>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
@@ -294,6 +304,9 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(!B128 || (PROMOTE && (SWAP || BN == 128)), "128-block scales: e4m3, one B block per consumer");
   constexpr int MW = PP ? 2 : 1;  // 64-row blocks per consumer
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
+  static_assert(MC == 1 || (MC == 2 && !SWAP && CS == 1), "multicast: two blocks of a cluster along M share B");
+  constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
+  static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
   constexpr int RED = CS > 1 ? COLS + 1 : 0;  // row pitch (floats) of the cluster-reduction buffer
   constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
@@ -307,26 +320,35 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full + 8 * s, 1);
-      mbar_init(empty + 8 * s, PP ? 1 : CONSUMERS);
+      mbar_init(empty + 8 * s, (PP ? 1 : CONSUMERS) * MC);  // MC: the consumers of every block that receives B
     }
     mbar_init(turn, 1);
     mbar_init(turn + 8, 1);
     mbar_init_fence();
   }
-  __syncthreads();
+  if constexpr (MC > 1)
+    cluster_sync();  // the other block's copies and arrivals reach initialized barriers
+  else
+    __syncthreads();
   // With CS > 1 the blocks of a cluster (CS along z) split one tile's K and
   // the workspace protocol is unused; else split_k splits come from the tile id.
   const int splits = CS > 1 ? CS : max(p.split_k, 1);
   const int64_t kps = CS > 1 ? ((p.k + CS - 1) / CS + BK - 1) / BK * BK : p.k_per_split;
-  const int64_t mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN;
-  const int64_t tiles = mt * nt * (CS > 1 ? 1 : splits);
-  const int64_t blocks = (int64_t)gridDim.x * gridDim.y * (gridDim.z / CS);
-  const int64_t first = blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * (blockIdx.z / CS));
+  // MC > 1: the MC blocks of a cluster (consecutive along x) take MC
+  // consecutive M tiles of one N tile; a tile id then names such a group.
+  const int64_t mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, mtc = (mt + MC - 1) / MC;
+  const int64_t tiles = mtc * nt * (CS > 1 ? 1 : splits);
+  const int64_t blocks = (int64_t)gridDim.x * gridDim.y * (gridDim.z / CS) / MC;
+  const int64_t first = (blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * (blockIdx.z / CS))) / MC;
   const int rank = CS > 1 ? (int)(blockIdx.z % CS) : 0;
+  const int crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;  // this block's M tile in its cluster's group
   // tile_work: tile t's M tile, N tile and split (ws_tile), and its k-tiles
   // from K offset kb — what the producer loads and the consumers multiply.
+  // With MC > 1 the last group's M tiles may lie past M (loaded as zeros,
+  // never stored).
   auto tile_work = [&](int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) {
-    ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+    ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, tm, tn, z);
+    tm = tm * MC + crank;
     return ws_k_tiles<BK>(p.k, splits, kps, CS > 1 ? rank : z, kb);
   };
 
@@ -344,14 +366,17 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       int z;
       const int nk = tile_work(t, tm, tn, z, kb);
       for (int kt = 0; leader && kt < nk; ++kt) {
-        mbar_wait(empty + 8 * s, phase ^ 1);
-        mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);
+        mbar_wait(empty + 8 * s, phase ^ 1);  // MC: released by the consumers of every block receiving B
+        mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
 #pragma unroll
         for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
           const int32_t k = (int32_t)(kb + kt * BK + j * EB);
           tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
           if (SWAP)  // weights are read once: evict them first, keep the tokens
             tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
+          else if constexpr (MC > 1)  // rows crank·BN/MC… of B's box, into every block of the cluster
+            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + crank * B_PART, &p.tma_b, full + 8 * s, k,
+                                  (int32_t)(tn * BN + crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
           else
             tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
         }
@@ -362,6 +387,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         cluster_sync();
       }
     }
+    if constexpr (MC > 1) cluster_sync();  // no block leaves while another may still reach its shared memory
     return;
   }
 
@@ -377,6 +403,17 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   float acc[MW][NA][COLS / 2];
   float part[NP][PROMOTE ? COLS / 2 : 1];
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
+  // release: this consumer is done with stage st (MC: in every block whose
+  // producer loads into it).
+  auto release = [&](int st) {
+    if (tid != 0) return;
+    if constexpr (MC > 1) {
+#pragma unroll
+      for (int r = 0; r < MC; ++r) mbar_arrive_cluster(empty + 8 * st, r);
+    } else {
+      mbar_arrive(empty + 8 * st);
+    }
+  };
   int s = 0, own = 0;
   uint32_t phase = 0;
   for (int64_t t = first; t < tiles; t += blocks) {
@@ -441,7 +478,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         wgmma_wait<0>();
 #pragma unroll
         for (int a = 0; a < NP; ++a) pin_registers(part[a]);
-        if (tid == 0) mbar_arrive(empty + 8 * s);
+        release(s);
 #pragma unroll
         for (int i = 0; i < COLS / 8; ++i)
 #pragma unroll
@@ -464,7 +501,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         for (int w = 0; w < MW; ++w)
 #pragma unroll
           for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-        if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
+        if (prev >= 0) release(prev);
         prev = s;
       }
       if (++s == STAGES) s = 0, phase ^= 1;
@@ -475,7 +512,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     for (int w = 0; w < MW; ++w)
 #pragma unroll
       for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-    if (prev >= 0 && tid == 0) mbar_arrive(empty + 8 * prev);
+    if (prev >= 0) release(prev);
 #pragma unroll
     for (int w = 0; w < MW; ++w) {
 #pragma unroll
@@ -522,6 +559,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
     }
   }
+  if constexpr (MC > 1) cluster_sync();  // the producer's
 }
 
 }  // namespace gr

@@ -43,32 +43,40 @@
 #define GR_CLUSTER_1
 #define GR_CLUSTER_2 __cluster_dims__(1, 1, 2)
 #define GR_CLUSTER_4 __cluster_dims__(1, 1, 4)
-#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP)                                                  \
-  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_CLUSTER_##CS \
-      NAME(const __grid_constant__ gr_gemm_params p) {                                             \
-    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB, PP>(p);                                            \
+#define GR_MCAST_1
+#define GR_MCAST_2 __cluster_dims__(2, 1, 1)
+#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP, MC)                                                             \
+  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_CLUSTER_##CS GR_MCAST_##MC \
+      NAME(const __grid_constant__ gr_gemm_params p) {                                                            \
+    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB, PP, false, MC>(p);                                          \
   }
 typedef __nv_bfloat16 bf16;
 // The generator's ws_wgmma and ws_wgmma_swap instances (template arguments as
 // kernels/internal/gen writes them), f16 for two of them, and two cluster
-// split-K (CS) variants, which the generator does not ship.
-#define GR_INSTANCES(X)                                                \
-  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1, false)             \
-  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1, false)             \
-  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1, false)             \
-  X(ws_bf16_128x128_s6_pp, bf16, 128, 128, 6, false, 1, 1, 1, true)             \
-  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1, false)           \
-  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1, false)         \
-  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1, false)           \
-  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2, false)        \
-  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1, false)           \
-  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1, false)           \
-  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2, false)          \
-  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1, false)         \
-  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1, false)        \
-  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1, false)            \
-  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2, false)       \
-  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2, false)
+// split-K (CS) variants, which the generator does not ship; _mc2: clusters of
+// two blocks along M sharing B by TMA multicast (experimental).
+#define GR_INSTANCES(X)                                                   \
+  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1, false, 1)             \
+  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1, false, 1)             \
+  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1, false, 1)             \
+  X(ws_bf16_128x128_s6_pp, bf16, 128, 128, 6, false, 1, 1, 1, true, 1)           \
+  X(ws_bf16_128x256_s4_mc2, bf16, 128, 256, 4, false, 1, 1, 1, false, 2)         \
+  X(ws_bf16_128x192_s5_mc2, bf16, 128, 192, 5, false, 1, 1, 1, false, 2)         \
+  X(ws_bf16_128x128_s6_mc2, bf16, 128, 128, 6, false, 1, 1, 1, false, 2)         \
+  X(ws_bf16_128x128_s6_pp_mc2, bf16, 128, 128, 6, false, 1, 1, 1, true, 2)       \
+  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1, false, 1)           \
+  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1, false, 1)         \
+  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1, false, 1)           \
+  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2, false, 1)        \
+  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1, false, 1)           \
+  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1, false, 1)           \
+  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2, false, 1)          \
+  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1, false, 1)         \
+  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1, false, 1)        \
+  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1, false, 1)            \
+  X(ws_f16_128x256_s4_mc2, __half, 128, 256, 4, false, 1, 1, 1, false, 2)        \
+  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2, false, 1)       \
+  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2, false, 1)
 GR_INSTANCES(WS)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
@@ -78,13 +86,14 @@ struct Inst {
   void (*fn)(gr_gemm_params);
   int bm, bn, stages;
   bool swap, f16;
-  int nacc, cs, kb;
+  int nacc, cs, kb, mc;
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int threads() const { return (rows() / 64 + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + (cs > 1 ? rows() * (cols() + 1) * 4 : 0) + 1024; }
 };
-#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP) {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB},
+#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP, MC) \
+  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB, MC},
 static Inst insts[] = {GR_INSTANCES(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -184,13 +193,17 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   p.split_k = split;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.bm);
-  encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.bn);
+  encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.bn / in.mc);  // MC: each block loads a part of B's box
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)(p.split_k * in.cs));
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms / in.cs), 1, in.cs);
+  if (in.mc > 1) {  // clusters along x, one per group of mc M tiles (persistent: at most sms / mc)
+    const int64_t groups = cdiv(mt, in.mc) * nt * p.split_k;
+    grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
+  }
   in.fn<<<grid, in.threads(), in.smem(), s>>>(p);
   if (p.split_k > 1) {
     int blocks = (int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8);
@@ -448,6 +461,14 @@ int main(int argc, char **argv) {
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
   load_encode();
   set_attrs();
+  for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
+    if (in.mc < 2) continue;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(in.mc * (sms / in.mc), 1, 1), cfg.blockDim = dim3(in.threads(), 1, 1), cfg.dynamicSmemBytes = in.smem();
+    int n = 0;
+    CK(cudaOccupancyMaxActiveClusters(&n, (const void *)in.fn, &cfg));
+    printf("%s: %d clusters of %d active at once\n", in.name, n, in.mc);
+  }
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];
   if (mode == "check" || mode == "memcheck") {
     std::vector<Shape> shapes;

@@ -70,6 +70,9 @@ type family struct {
 	// persistent: launched with one block per SM at most, walking the
 	// tiles (KernelSpec.Persistent).
 	persistent bool
+	// cluster: blocks per thread-block cluster along x (the wrapper's
+	// __cluster_dims__, KernelSpec.Cluster); 0 or 1: none.
+	cluster int
 }
 
 // rowScalings are the modes a kernel that scales its accumulator before
@@ -137,7 +140,8 @@ type kernelArgs interface {
 
 // families is every family the generator knows, in the order of the README's
 // kernel table.
-var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAB128, &wsWGMMASwapB128}
+var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
+	&wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -354,6 +358,26 @@ var wsWGMMAPP = func() family {
 	return f
 }()
 
+// wsWGMMAMC2 and wsWGMMAPPMC2: ws_wgmma and ws_wgmma_pp with MC = 2,
+// clusters of two blocks along M under a persistent grid: a cluster takes
+// two consecutive M tiles of one N tile, and each block loads half of the
+// shared B box into both blocks' shared memory (TMA multicast), halving the
+// weights' L2 traffic. Measured on the H200 (docs/perf/2026-12-01-h200-mc,
+// call 2): the best candidate at 11 of 18 shapes with M ≥ 1024 and K ≥
+// 4096, large-M ×cuBLAS 0.91 → 0.94.
+var (
+	wsWGMMAMC2   = wsMulticast(wsFamily("ws_wgmma_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.88), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
+	wsWGMMAPPMC2 = wsMulticast(wsFamily("ws_wgmma_pp_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
+)
+
+// wsMulticast makes f a family of two-block clusters under a persistent
+// grid, each block's B box half the tile's N.
+func wsMulticast(f family) family {
+	f.persistent, f.cluster = true, 2
+	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm, t.bn / 2} }
+	return f
+}
+
 // wsWGMMAB128 and wsWGMMASwapB128: the same template with B128, e4m3 with
 // 128-block scales (1×128 of A, 128×128 of B), promoted to fp32 at every
 // 128-element k-tile. Not yet measured: the model is their unscaled twins'.
@@ -381,18 +405,24 @@ func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
 
 // wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, CS, KB, PP,
-// B128>. The generator fixes NACC by the wgmma N (independent accumulator
+// B128, MC>. The generator fixes NACC by the wgmma N (independent accumulator
 // chains where they fit: 4 up to n64, 2 at n128, else 1) and CS = 1 (cluster
 // split-K needs a launch with gridDim.z = CS and split_k 1, which the
 // planner does not make); PP kernels are persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
-// (e4m3) elements; B128 applies 128-block scales.
+// (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
+// multicast clusters of two blocks.
 type wsWGMMAArgs struct {
 	bm, bn, stages, kb  int
 	swap, fp8, b128, pp bool
+	mc2                 bool
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.pp && a.mc2:
+		return &wsWGMMAPPMC2
+	case a.mc2:
+		return &wsWGMMAMC2
 	case a.pp:
 		return &wsWGMMAPP
 	case a.swap && a.b128:
@@ -431,7 +461,11 @@ func (a wsWGMMAArgs) nacc() int {
 	return 4
 }
 func (a wsWGMMAArgs) values() []any {
-	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb, a.pp, a.b128}
+	mc := 1
+	if a.mc2 {
+		mc = 2
+	}
+	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb, a.pp, a.b128, mc}
 }
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
@@ -449,6 +483,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("ping-pong: two consumers of whole 128×128 tiles (each holds two 64×128 accumulators), no swap, no block scales")
 	case a.fp8 && (a.kb != 1 || a.pp || !a.swap && a.bn > 192):
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
+	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
+		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}

@@ -182,7 +182,12 @@ func TestWSInstances(t *testing.T) {
 		seen[a.swap]++
 		name := in.suffix()
 		k := in.spec(images[1])
-		require.Equal(t, [2]int{a.bm, a.bn}, k.TMABox, name)
+		mc := 1
+		if a.mc2 { // each block of the cluster loads half of B's box for both
+			mc = 2
+		}
+		require.Equal(t, [2]int{a.bm, a.bn / mc}, k.TMABox, name)
+		require.Equal(t, mc > 1, k.Persistent && k.Cluster == 2, name)
 		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024, k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
 		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
@@ -190,7 +195,7 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, 128/elem*a.kb, k.TileK, name)
 		require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 		require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
-		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1) GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, name))
+		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1)%s GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, in.clusterDims(), name))
 		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)
 		if in.in == kernels.E4M3 {
 			require.Equal(t, a.family().scalings, k.Scalings, name)

@@ -95,6 +95,14 @@ func instanceList() []instance {
 		// ws_wgmma_pp: ping-pong under a persistent grid (v6; the engine's GPU
 		// tests since docs/perf/2026-12-01-h200-fp8, call 5).
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true})
+		// ws_wgmma_mc2 and ws_wgmma_pp_mc2: the same tiles in multicast
+		// clusters of two (docs/perf/2026-12-01-h200-mc, call 2).
+		// Experimental until the engine's GPU tests have run them.
+		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
+		}
+		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -198,6 +206,15 @@ func (in instance) launchBounds() string {
 	return s
 }
 
+// clusterDims is the wrapper's __cluster_dims__ attribute (with a leading
+// space), or "" for a family without clusters.
+func (in instance) clusterDims() string {
+	if c := in.family().cluster; c > 1 {
+		return fmt.Sprintf(" __cluster_dims__(%d, 1, 1)", c)
+	}
+	return ""
+}
+
 // param is the wrapper's parameter declaration: a __grid_constant__ for the
 // families that load through tensor maps (family.tmaBox).
 func (in instance) param() string {
@@ -248,5 +265,8 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	k.Experimental = in.experimental
 	k.Persistent = f.persistent
+	if f.cluster > 1 {
+		k.Cluster = f.cluster
+	}
 	return k
 }

@@ -130,8 +130,8 @@ func instancesCU() ([]byte, error) {
 		if sm90a {
 			b.WriteString("#if defined(GR_HOPPER)\n")
 		}
-		fmt.Fprintf(&b, "extern \"C\" __global__ void __launch_bounds__(%s) GR_NAME(GR_ARCH, %s)(%s) { %s; }\n",
-			in.launchBounds(), in.suffix(), in.param(), in.call())
+		fmt.Fprintf(&b, "extern \"C\" __global__ void __launch_bounds__(%s)%s GR_NAME(GR_ARCH, %s)(%s) { %s; }\n",
+			in.launchBounds(), in.clusterDims(), in.suffix(), in.param(), in.call())
 		if sm90a {
 			b.WriteString("#endif\n")
 		}
