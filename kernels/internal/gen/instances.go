@@ -96,13 +96,12 @@ func instanceList() []instance {
 		// tests since docs/perf/2026-12-01-h200-fp8, call 5).
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true})
 		// ws_wgmma_mc2 and ws_wgmma_pp_mc2: the same tiles in multicast
-		// clusters of two (docs/perf/2026-12-01-h200-mc, call 2).
-		// Experimental until the engine's GPU tests have run them.
-		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		// clusters of two (docs/perf/2026-12-01-h200-mc: kbench calls 1–2,
+		// the engine's GPU tests call 3).
 		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
 		}
-		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
+		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
 	}
 	return append(out, e4m3Instances()...)
 }
