@@ -51,52 +51,52 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_b
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 6, true, 4, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 6, true, 4, 2, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, true, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, true, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, true, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, true, false, 2>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
@@ -138,52 +138,52 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 128, 256, 4>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 2, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 6, true, 4, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 6, true, 4, 2, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1, true, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, true, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, 1, true, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, true, false, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_bf16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __nv_bfloat16, 1, 4, 16, 8, 2>(p); }
@@ -219,43 +219,43 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_bf16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 2, 2, 8, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 64, 10, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_f16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __half, 1, 4, 16, 8, 2>(p); }
@@ -291,43 +291,43 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_f16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 2, 2, 8, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 64, 10, true, 4, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, true, 1>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

@@ -1,8 +1,8 @@
 // sm90_tma.cuh — sm_90 asynchronous-copy primitives as inline PTX: shared
 // memory mbarriers (init, arrive, expect_tx, parity wait), the 2-D tensor
 // copy (cp.async.bulk.tensor) that completes on an mbarrier, elect-one,
-// setmaxnreg (sm_90a), the fences they need, and the cluster barrier and
-// distributed-shared-memory load a cluster-wide reduction uses.
+// setmaxnreg (sm_90a), the fences they need, and the cluster barrier,
+// multicast copy and remote arrival that clusters of blocks use.
 //
 // An mbarrier counts arrivals and, for TMA, transaction bytes; a phase
 // completes when both reach zero, and its parity (0, 1, 0, …) flips. A
@@ -139,16 +139,6 @@ template <int R> __device__ __forceinline__ void setmaxnreg_dec() {
 // other blocks after it). Threads may arrive diverged.
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-
-// ld_dsmem_f32 reads the float at this block's shared address addr in the
-// shared memory of cluster block `rank` instead.
-__device__ __forceinline__ float ld_dsmem_f32(uint32_t addr, uint32_t rank) {
-  uint32_t remote;
-  float v;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(addr), "r"(rank));
-  asm volatile("ld.shared::cluster.f32 %0, [%1];\n" : "=f"(v) : "r"(remote) : "memory");
-  return v;
 }
 
 }  // namespace gr

@@ -39,45 +39,18 @@
 #include "ws_wgmma.cuh"
 
 
-// ---- instances -------------------------------------------------------------
-#define GR_CLUSTER_1
-#define GR_CLUSTER_2 __cluster_dims__(1, 1, 2)
-#define GR_CLUSTER_4 __cluster_dims__(1, 1, 4)
+// ---- instances ----------------------------------------------------------------
+// The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP, MC)                                                             \
-  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_CLUSTER_##CS GR_MCAST_##MC \
-      NAME(const __grid_constant__ gr_gemm_params p) {                                                            \
-    gr::ws_wgmma<T, T, BM, BN, ST, SW, NACC, CS, KB, PP, false, MC>(p);                                          \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC)                                          \
+  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_MCAST_##MC         \
+      NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC>(p);                                   \
   }
 typedef __nv_bfloat16 bf16;
-// The generator's ws_wgmma and ws_wgmma_swap instances (template arguments as
-// kernels/internal/gen writes them), f16 for two of them, and two cluster
-// split-K (CS) variants, which the generator does not ship; _mc2: clusters of
-// two blocks along M sharing B by TMA multicast (experimental).
-#define GR_INSTANCES(X)                                                   \
-  X(ws_bf16_128x256_s4, bf16, 128, 256, 4, false, 1, 1, 1, false, 1)             \
-  X(ws_bf16_128x192_s5, bf16, 128, 192, 5, false, 1, 1, 1, false, 1)             \
-  X(ws_bf16_128x128_s6, bf16, 128, 128, 6, false, 1, 1, 1, false, 1)             \
-  X(ws_bf16_128x128_s6_pp, bf16, 128, 128, 6, false, 1, 1, 1, true, 1)           \
-  X(ws_bf16_128x256_s4_mc2, bf16, 128, 256, 4, false, 1, 1, 1, false, 2)         \
-  X(ws_bf16_128x192_s5_mc2, bf16, 128, 192, 5, false, 1, 1, 1, false, 2)         \
-  X(ws_bf16_128x128_s6_mc2, bf16, 128, 128, 6, false, 1, 1, 1, false, 2)         \
-  X(ws_bf16_128x128_s6_pp_mc2, bf16, 128, 128, 6, false, 1, 1, 1, true, 2)       \
-  X(ws_bf16_swap_16x64_s16, bf16, 16, 64, 16, true, 4, 1, 1, false, 1)           \
-  X(ws_bf16_swap_16x128_s12, bf16, 16, 128, 12, true, 4, 1, 1, false, 1)         \
-  X(ws_bf16_swap_32x128_s8, bf16, 32, 128, 8, true, 4, 1, 1, false, 1)           \
-  X(ws_bf16_swap_32x128_s5_k2, bf16, 32, 128, 5, true, 4, 1, 2, false, 1)        \
-  X(ws_bf16_swap_64x128_s8, bf16, 64, 128, 8, true, 4, 1, 1, false, 1)           \
-  X(ws_bf16_swap_64x64_s10, bf16, 64, 64, 10, true, 4, 1, 1, false, 1)           \
-  X(ws_bf16_swap_64x64_s6_k2, bf16, 64, 64, 6, true, 4, 1, 2, false, 1)          \
-  X(ws_bf16_swap_128x128_s6, bf16, 128, 128, 6, true, 2, 1, 1, false, 1)         \
-  X(ws_bf16_swap_64x64_s10_c2, bf16, 64, 64, 10, true, 4, 2, 1, false, 1)        \
-  X(ws_f16_128x256_s4, __half, 128, 256, 4, false, 1, 1, 1, false, 1)            \
-  X(ws_f16_128x256_s4_mc2, __half, 128, 256, 4, false, 1, 1, 1, false, 2)        \
-  X(ws_f16_swap_32x128_s5_k2, __half, 32, 128, 5, true, 4, 1, 2, false, 1)       \
-  X(ws_f16_swap_64x128_s4_k2_c2, __half, 64, 128, 4, true, 4, 2, 2, false, 1)
-GR_INSTANCES(WS)
+#include "ws_instances_gen.h"
+GR_WS_16(WS)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 
@@ -86,15 +59,15 @@ struct Inst {
   void (*fn)(gr_gemm_params);
   int bm, bn, stages;
   bool swap, f16;
-  int nacc, cs, kb, mc;
+  int nacc, kb, mc;
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int threads() const { return (rows() / 64 + 1) * 128; }
-  int smem() const { return stages * kb * (bm + bn) * 128 + (cs > 1 ? rows() * (cols() + 1) * 4 : 0) + 1024; }
+  int smem() const { return stages * kb * (bm + bn) * 128 + 1024; }
 };
-#define GR_INST(NAME, T, BM, BN, ST, SW, NACC, CS, KB, PP, MC) \
-  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, CS, KB, MC},
-static Inst insts[] = {GR_INSTANCES(GR_INST)};
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC) \
+  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC},
+static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
 // val: an 8-bit value in [-1, 1) that bf16 and f16 hold exactly.
@@ -189,7 +162,6 @@ static void set_attrs() {
 }
 // prepare sets split fields and the tensor maps for instance in.
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
-  if (in.cs > 1) split = 1;  // the cluster splits K itself
   p.split_k = split;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.bm);
@@ -198,8 +170,8 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
-  dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)(p.split_k * in.cs));
-  if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms / in.cs), 1, in.cs);
+  dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
+  if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
   if (in.mc > 1) {  // clusters along x, one per group of mc M tiles (persistent: at most sms / mc)
     const int64_t groups = cdiv(mt, in.mc) * nt * p.split_k;
     grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
@@ -387,10 +359,10 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
     if (in.swap && in.bm < m / 2) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
     for (int split : {1, 2, 3, 4, 6, 8}) {
-      if (split > 1 && (in.cs > 1 || tiles * split > 2 * sms || k / split < 512)) continue;
+      if (split > 1 && (tiles * split > 2 * sms || k / split < 512)) continue;
       if (split > 1 && m > 256) continue;
       cs.push_back({&in, split, false});
-      if (tiles * split * in.cs > sms) cs.push_back({&in, split, true});
+      if (tiles * split > sms) cs.push_back({&in, split, true});
     }
   }
   return cs;

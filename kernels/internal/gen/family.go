@@ -404,12 +404,11 @@ func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 // 1024 bytes to align them.
 func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
 
-// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, CS, KB, PP,
-// B128, MC>. The generator fixes NACC by the wgmma N (independent accumulator
-// chains where they fit: 4 up to n64, 2 at n128, else 1) and CS = 1 (cluster
-// split-K needs a launch with gridDim.z = CS and split_k 1, which the
-// planner does not make); PP kernels are persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
-// (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
+// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
+// MC>. The generator fixes NACC by the wgmma N (independent accumulator
+// chains where they fit: 4 up to n64, 2 at n128, else 1); PP kernels are
+// persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
+// 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
 // multicast clusters of two blocks.
 type wsWGMMAArgs struct {
 	bm, bn, stages, kb  int
@@ -465,7 +464,7 @@ func (a wsWGMMAArgs) values() []any {
 	if a.mc2 {
 		mc = 2
 	}
-	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), 1, a.kb, a.pp, a.b128, mc}
+	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
 }
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {

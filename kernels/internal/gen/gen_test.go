@@ -25,6 +25,15 @@ func TestInstancesCUUpToDate(t *testing.T) {
 }
 
 // The manifest must list what the instance list declares.
+// The kernel bench's instance list is the generator's.
+func TestKbenchInstancesUpToDate(t *testing.T) {
+	want, err := kbenchInstances()
+	require.NoError(t, err)
+	got, err := os.ReadFile("../../../" + kbenchList)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got), "run go generate ./kernels")
+}
+
 func TestManifestListsInstances(t *testing.T) {
 	var m kernels.Manifest
 	b, err := os.ReadFile("../../manifest.json")

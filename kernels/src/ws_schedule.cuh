@@ -1,0 +1,71 @@
+// ws_schedule.cuh — the warp-specialized kernels' tile scheduler: which
+// tiles a block (or a cluster of MC blocks) computes and, for each, its M
+// tile, N tile, split and k-tiles. Tiles are numbered in grouped order
+// (ws_tile); block b of a grid of G blocks walks tiles b, b + G, …, so the
+// dispatch grid (one block a tile) and a persistent grid (one block per SM
+// at most) run the same code.
+#pragma once
+#include <stdint.h>
+#include "block_tile.cuh"
+#include "gemm_params.h"
+
+namespace gr {
+
+// ws_tile maps tile id t to its (M tile, N tile, split) as raster does for
+// block ids: consecutive ids sweep RASTER_GROUP M tiles per N tile, so the
+// blocks resident at one time share each weight tile across RASTER_GROUP M
+// tiles (L2 reuse). A bijection of [0, mt·nt·splits); the last group may
+// hold fewer M tiles.
+__device__ __forceinline__ void ws_tile(uint32_t t, uint32_t mt, uint32_t nt, int64_t &tm, int64_t &tn, int &z) {
+  z = (int)(t / (mt * nt));
+  t -= (uint32_t)z * mt * nt;
+  const uint32_t first = t / (RASTER_GROUP * nt) * RASTER_GROUP, within = t % (RASTER_GROUP * nt);
+  const uint32_t rows = min((uint32_t)RASTER_GROUP, mt - first);
+  tm = first + within % rows;
+  tn = within / rows;
+}
+
+// ws_k_tiles is split z's K range [kb, kb + BK·tiles) of `splits` splits of
+// kps elements each (kps a multiple of BK), clipped to K (the clipped part
+// of the last k-tile arrives zero-filled).
+template <int BK>
+__device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, int z, int64_t &kb) {
+  if (splits <= 1) {
+    kb = 0;
+    return (int)((k + BK - 1) / BK);
+  }
+  kb = (int64_t)z * kps;
+  const int64_t ke = min(k, kb + kps);
+  return ke > kb ? (int)((ke - kb + BK - 1) / BK) : 0;
+}
+
+// ws_schedule is a block's walk over the tiles of BM x BN (x split) for
+// k-tiles of BK. With MC > 1 the MC blocks of a cluster (consecutive along
+// x) take MC consecutive M tiles of one N tile, and a tile id names such a
+// group; the last group's M tiles may lie past M (loaded as zeros, never
+// stored).
+template <int BM, int BN, int BK, int MC> struct ws_schedule {
+  int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC M tiles
+  int64_t tiles;         // tile ids: groups × N tiles × splits
+  int64_t blocks, first; // this grid's walkers (blocks or clusters) and this one's first tile id
+  int64_t kps;           // K per split
+  int splits, crank;     // split-K factor; this block's M tile in its cluster's group
+  __device__ __forceinline__ explicit ws_schedule(const gr_gemm_params &p) {
+    splits = max(p.split_k, 1);
+    kps = p.k_per_split;
+    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, mtc = (mt + MC - 1) / MC;
+    tiles = mtc * nt * splits;
+    blocks = (int64_t)gridDim.x * gridDim.y * gridDim.z / MC;
+    first = (blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * blockIdx.z)) / MC;
+    crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;
+  }
+  // work returns the k-tiles of tile t, from K offset kb, and its M tile,
+  // N tile and split: what the producer loads and the consumers multiply.
+  __device__ __forceinline__ int work(const gr_gemm_params &p, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, tm, tn, z);
+    tm = tm * MC + crank;
+    return ws_k_tiles<BK>(p.k, splits, kps, z, kb);
+  }
+};
+
+}  // namespace gr
