@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -129,4 +130,36 @@ func TestFileSizeLimits(t *testing.T) {
 	requireOneLine(t, 1, "big.yaml: more than the 64 MiB a table may have", "check", big("big.yaml", 64<<20+1))
 	requireOneLine(t, 1, "big.json: more than the 16 MiB a manifest may have", "check", "-manifest", big("big.json", 16<<20+1), "testdata/good.yaml")
 	requireOneLine(t, 1, "big.csv: more than the 64 MiB a CSV file may have", "report", "-bench", big("big.csv", 64<<20+1), "-out", dir)
+}
+
+// -out never replaces what is not a regular file (a FIFO, a symbolic
+// link, a device), and never names one of the command's own inputs.
+func TestOutRefusesNonRegularAndInputs(t *testing.T) {
+	dir := t.TempDir()
+	target := writeFile(t, dir, "target.csv", "old")
+	link := filepath.Join(dir, "link.csv")
+	require.NoError(t, os.Symlink(target, link))
+	fifo := filepath.Join(dir, "fifo.csv")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	requireOneLine(t, 1, link+" is a symbolic link, not a regular file", "points", "-model", "llama3-8b", "-out", link)
+	requireOneLine(t, 1, fifo+" is a FIFO, not a regular file", "points", "-model", "llama3-8b", "-out", fifo)
+	fi, err := os.Lstat(fifo)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeNamedPipe, fi.Mode().Type(), "the FIFO is still one")
+	assert.Equal(t, "old", readFile(t, target))
+
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nqkv,1,4096,4096\n")
+	requireOneLine(t, 1, shapes+" is both an input and the output", "points", "-shapes", shapes, "-out", shapes)
+	requireOneLine(t, 1, shapes+" is both an input and the output", "model", "-shapes", shapes, "-out", shapes)
+	assert.Equal(t, "name,M,N,K\nqkv,1,4096,4096\n", readFile(t, shapes))
+	_, manifest, base := tuneFiles(t)
+	before := readFile(t, base)
+	requireOneLine(t, 1, base+" is both an input and the output", "model", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", base)
+	requireOneLine(t, 1, manifest+" is both an input and the output", "model", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", manifest)
+	assert.Equal(t, before, readFile(t, base))
+
+	// report -out DIR: report.md must not be the bench CSV it reads.
+	bench := writeFile(t, dir, "report.md", benchHeader+"qkv,16,4096,4096,k1,1,10,11,12,5,0\n")
+	requireOneLine(t, 1, bench+" is both an input and the output", "report", "-bench", bench, "-out", dir)
+	assert.Contains(t, readFile(t, bench), benchHeader)
 }

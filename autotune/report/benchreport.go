@@ -89,6 +89,9 @@ type Bench struct {
 	Title    string
 	Rows     []BenchRow
 	Sweep    string // a tune run's tune.csv, for the bucket-loss table ("": none)
+	// Inputs are the files the report is made from: Write refuses to write
+	// over one.
+	Inputs []string
 	Ceilings        // the roofline's bandwidth and rates
 }
 
@@ -120,12 +123,12 @@ func (b *Bench) Write(dir string) (plots int, err error) {
 	for _, name := range names {
 		png := plotName(name)
 		rows := slices.DeleteFunc(slices.Clone(b.Rows), func(r BenchRow) bool { return label(r.Shape) != name })
-		if err := rooflinePlot(filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
+		if err := rooflinePlot(fileio.Outputs{Inputs: b.Inputs}, filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(&md, "![%s](%s)\n\n", name, png)
 	}
-	return len(names), fileio.WriteAtomic(filepath.Join(dir, "report.md"), []byte(md.String()))
+	return len(names), fileio.Outputs{Inputs: b.Inputs}.Write(filepath.Join(dir, "report.md"), []byte(md.String()))
 }
 
 func (b *Bench) markdown(w io.Writer, losses []lossRow) {
