@@ -86,13 +86,13 @@ func bucketLoss(rows []BenchRow, sweep []sweepRow) []lossRow {
 
 // Bench is a bench run to report on.
 type Bench struct {
-	Title    string
-	Rows     []BenchRow
-	Sweep    string // a tune run's tune.csv, for the bucket-loss table ("": none)
+	Title string
+	Rows  []BenchRow
+	Sweep string // a tune run's tune.csv, for the bucket-loss table ("": none)
 	// Inputs are the files the report is made from: Write refuses to write
 	// over one.
-	Inputs []string
-	Ceilings        // the roofline's bandwidth and rates
+	Inputs   []string
+	Ceilings // the roofline's bandwidth and rates
 }
 
 // Write writes dir/report.md and a roofline plot per shape name, and
