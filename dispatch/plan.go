@@ -135,4 +135,18 @@ func (pl Plan) Explain() string {
 
 // splitWorkspace is the workspace split-K s needs for p: s fp32 partials of
 // the M×N output.
-func splitWorkspace(p *Problem, s int) int64 { return int64(s) * int64(p.M) * int64(p.N) * 4 }
+// It saturates at math.MaxInt64 rather than overflow (a split-K factor
+// beyond kernels.MaxSplitK reaches here only from a hand-made KernelSpec).
+func splitWorkspace(p *Problem, s int) int64 {
+	w := int64(4)
+	for _, f := range []int{s, p.M, p.N} {
+		if f <= 0 {
+			return 0
+		}
+		if w > math.MaxInt64/int64(f) {
+			return math.MaxInt64
+		}
+		w *= int64(f)
+	}
+	return w
+}

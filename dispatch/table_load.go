@@ -547,8 +547,8 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	if b.MaxM != 0 && b.MaxM < b.MinM {
 		l.errorf(at(m, "max_m"), "max_m %d is below min_m %d: the bucket holds no M", b.MaxM, b.MinM)
 	}
-	if _, v := field(m, "split_k"); b.SplitK < 1 && !l.bad(v) {
-		l.errorf(at(m, "split_k"), "split_k is %d: it must be at least 1 (1: no split-K)", b.SplitK)
+	if _, v := field(m, "split_k"); (b.SplitK < 1 || b.SplitK > kernels.MaxSplitK) && !l.bad(v) {
+		l.errorf(at(m, "split_k"), "split_k is %d: it must be in [1, %d] (1: no split-K)", b.SplitK, kernels.MaxSplitK)
 	}
 	for _, mm := range slices.Sorted(maps.Keys(b.TimesUS)) {
 		if us := b.TimesUS[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {

@@ -112,7 +112,8 @@ func TestLoadTableErrors(t *testing.T) {
 		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 14, "max_m 8 is below min_m 17"},
 		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 14, "last bucket ends at max_m 64"},
 		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 9, "open-ended bucket (no max_m) is not the last"},
-		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be at least 1"},
+		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be in [1, 1024]"},
+		{"split_k 2^62", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 4611686018427387904\n      - min_m: 17"), 12, "split_k is 4611686018427387904: it must be in [1, 1024]"}, // overflowed the workspace check
 		{"split_k missing", edit(t, "        kernel: k90_bf16\n        split_k: 1\n", "        kernel: k90_bf16\n"), 9, "split_k is 0"},
 		{"empty kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\"\n        split_k: 1\n      -"), 11, "kernel is empty"},
 		{"newline kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\\n\"\n        split_k: 1\n      -"), 11, "is not a kernel name"},

@@ -243,6 +243,10 @@ func ParseManifest(data []byte) (*Catalog, error) {
 const (
 	maxArch      = Arch(200)
 	maxTile      = 4096
+	// MaxSplitK is the largest split-K factor a manifest's max_split_k, a
+	// table's split_k or a tuning run may name (the shipped kernels split
+	// at most 16 ways): workspace sizes stay far from overflow.
+	MaxSplitK = 1024
 	MaxSmemBytes = 256 << 10 // the most shared memory a block of any supported GPU may opt into, with margin
 )
 
@@ -315,8 +319,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("ptr_align and ld_align must be powers of two, at most 256")
 		case k.KMultiple > maxTile:
 			return nil, bad(fmt.Sprintf("k_multiple must be at most %d", maxTile))
-		case k.MaxSplitK < 1:
-			return nil, bad("max_split_k must be ≥ 1")
+		case k.MaxSplitK < 1 || k.MaxSplitK > MaxSplitK:
+			return nil, bad(fmt.Sprintf("max_split_k must be in [1, %d]", MaxSplitK))
 		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
 			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
 		case k.MaxSplitK == 1 && k.Reduction != ReduceNone:

@@ -46,7 +46,8 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"zero tile", func(k *KernelSpec) { k.TileK = 0 }, "tile sizes and threads must be positive"},
 		{"too many threads", func(k *KernelSpec) { k.Threads = 2048 }, "threads ≤ 1024"},
 		{"zero alignment", func(k *KernelSpec) { k.PtrAlign = 0 }, "ptr_align, ld_align and k_multiple must be positive"},
-		{"zero split", func(k *KernelSpec) { k.MaxSplitK = 0 }, "max_split_k must be ≥ 1"},
+		{"zero split", func(k *KernelSpec) { k.MaxSplitK = 0 }, "max_split_k must be in [1, 1024]"},
+		{"absurd split", func(k *KernelSpec) { k.MaxSplitK = 1 << 62 }, "max_split_k must be in [1, 1024]"}, // overflowed the workspace check
 		{"split without reduce kernel", func(k *KernelSpec) { k.ReduceKernel = "" }, "split-K kernels need"},
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},

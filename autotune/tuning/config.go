@@ -54,7 +54,7 @@ const MaxDim = 1 << 31
 const (
 	maxReps   = 1_000_000
 	maxRatio  = 1e6
-	maxSplitK = 1024
+	maxSplitK = kernels.MaxSplitK
 )
 
 // ConfigError names the Config field that broke a rule.
