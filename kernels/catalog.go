@@ -241,12 +241,12 @@ func ParseManifest(data []byte) (*Catalog, error) {
 // Bounds of the manifest's numbers: no real kernel comes near them, and
 // within them every launch computation stays far from overflow.
 const (
-	maxArch      = Arch(200)
-	maxTile      = 4096
+	maxArch = Arch(200)
+	maxTile = 4096
 	// MaxSplitK is the largest split-K factor a manifest's max_split_k, a
 	// table's split_k or a tuning run may name (the shipped kernels split
 	// at most 16 ways): workspace sizes stay far from overflow.
-	MaxSplitK = 1024
+	MaxSplitK    = 1024
 	MaxSmemBytes = 256 << 10 // the most shared memory a block of any supported GPU may opt into, with margin
 )
 
