@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
 )
 
 // requireOneLine asserts a refused run: the exit code, and one line on
@@ -87,13 +89,16 @@ func TestBadNumbersRefused(t *testing.T) {
 func TestBadShapesRefused(t *testing.T) {
 	dir := t.TempDir()
 	for i, row := range []struct{ text, want string }{
-		{"qkv,1,4096,99999999999", "K 99999999999: want 1 to 2147483648"},
-		{"qkv,1,-4096,4096", "N -4096: want 1 to"},
-		{"qkv,0,4096,4096", "M 0: want 1 to"},
+		{"qkv,1,4096,99999999999,", "K 99999999999: want 1 to 2147483648"},
+		{"qkv,1,-4096,4096,", "N -4096: want 1 to"},
+		{"qkv,0,4096,4096,", "M 0: want 1 to"},
+		{"qkv,1,4096,4096,f32", "gemmroute: invalid argument: dtype f32: a shape's inputs are bf16, f16 or e4m3"}, // was accepted, and did nothing
 	} {
-		path := writeFile(t, dir, fmt.Sprintf("s%d.csv", i), "name,M,N,K\n"+row.text+"\n")
+		path := writeFile(t, dir, fmt.Sprintf("s%d.csv", i), "name,M,N,K,dtype\n"+row.text+"\n")
 		requireOneLine(t, 1, fmt.Sprintf("s%d.csv:2: %s", i, row.want), "model", "-shapes", path)
 	}
+	bench := writeFile(t, dir, "bench.csv", "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,events_us,floor_us,cublas_graph_us\nqkv,16,4096,4096,f32,k1,1,10,11,12,5,0\n")
+	requireOneLine(t, 1, "bench.csv:2: gemmroute: invalid argument: dtype f32: a shape's inputs are", "report", "-bench", bench, "-out", dir+"/r")
 }
 
 // A manifest with absurd numbers (a tile_k of 2^62 once divided by zero in
@@ -162,4 +167,15 @@ func TestOutRefusesNonRegularAndInputs(t *testing.T) {
 	bench := writeFile(t, dir, "report.md", benchHeader+"qkv,16,4096,4096,k1,1,10,11,12,5,0\n")
 	requireOneLine(t, 1, bench+" is both an input and the output", "report", "-bench", bench, "-out", dir)
 	assert.Contains(t, readFile(t, bench), benchHeader)
+}
+
+// -splits repeated 10 000 times tries each factor once (it measured each
+// candidate once per repeat: 16 s for model); -devices may not repeat.
+func TestRepeatedSplitsAndDevices(t *testing.T) {
+	c := configFlags{weightFlags: weightFlags{model: "llama3-8b", maxM: 8192}, splits: strings.Repeat("1,2,", 10_000) + "4"}
+	c.cfg = tuning.DefaultConfig(nil, nil)
+	cfg, _, err := c.config()
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 4}, cfg.Splits)
+	requireOneLine(t, 2, `-devices "0,1,0": want distinct GPU ordinals`, "tune", "-model", "llama3-8b", "-out", t.TempDir()+"/t.yaml", "-devices", "0,1,0")
 }

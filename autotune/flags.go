@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,7 @@ func (c *configFlags) config() (*tuning.Config, *dispatch.Table, error) {
 	if cfg.Splits, err = parseInts(c.splits); err != nil {
 		return nil, nil, usageError{errors.New("-splits " + strconv.Quote(c.splits) + ": want positive integers such as 1,2,4,8")}
 	}
+	cfg.Splits = distinct(cfg.Splits) // -splits 1,1,… tries 1 once
 	var base *dispatch.Table
 	if cfg.Catalog, base, err = loadCatalogAndTable(c.manifest, c.base); err != nil {
 		return nil, nil, err
@@ -131,6 +133,16 @@ func (s *stdio) exit(name string, err error) int {
 		return s.usageErr(name, "%v", ue.error)
 	}
 	return s.fail(err)
+}
+
+// distinct returns xs without repeats, in the order of first appearance.
+func distinct(xs []int) []int {
+	seen := map[int]bool{}
+	return slices.DeleteFunc(xs, func(x int) bool {
+		dup := seen[x]
+		seen[x] = true
+		return dup
+	})
 }
 
 func parseInts(s string) ([]int, error) {

@@ -53,8 +53,8 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				return std.exit("tune", err)
 			}
 			ords, err := parseInts(f.devices)
-			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) {
-				return std.usageErr("tune", "-devices %q: want GPU ordinals such as 0,1", f.devices)
+			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) || len(distinct(slices.Clone(ords))) < len(ords) {
+				return std.usageErr("tune", "-devices %q: want distinct GPU ordinals such as 0,1", f.devices)
 			}
 			peer := report.Peer{}
 			if f.peer != "" {

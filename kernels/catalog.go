@@ -327,7 +327,7 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("kernels without split-K have reduction \"none\"")
 		case k.IndexBits != 32 && k.IndexBits != 64:
 			return nil, bad("index_bits must be 32 or 64")
-		case k.In.Size() == 0 || (k.Out != F16 && k.Out != BF16):
+		case k.In != F16 && k.In != BF16 && k.In != E4M3 || k.Out != F16 && k.Out != BF16:
 			return nil, bad("unsupported dtypes")
 		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
