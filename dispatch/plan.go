@@ -138,15 +138,17 @@ func (pl Plan) Explain() string {
 // It saturates at math.MaxInt64 rather than overflow (a split-K factor
 // beyond kernels.MaxSplitK reaches here only from a hand-made KernelSpec).
 func splitWorkspace(p *Problem, s int) int64 {
-	w := int64(4)
-	for _, f := range []int{s, p.M, p.N} {
-		if f <= 0 {
-			return 0
-		}
-		if w > math.MaxInt64/int64(f) {
-			return math.MaxInt64
-		}
-		w *= int64(f)
+	return mulSat(mulSat(int64(s), int64(p.M)), mulSat(int64(p.N), 4))
+}
+
+// mulSat returns a·b for a, b ≥ 0, saturated at math.MaxInt64; 0 when
+// either is negative.
+func mulSat(a, b int64) int64 {
+	switch {
+	case a <= 0 || b <= 0:
+		return 0
+	case a > math.MaxInt64/b:
+		return math.MaxInt64
 	}
-	return w
+	return a * b
 }

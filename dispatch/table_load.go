@@ -89,7 +89,12 @@ func restoreQuoted(n *yaml.Node, quoted map[string]string) {
 // Text with control characters (newlines, tabs) is written double-quoted
 // with escapes: yaml.v3's block style loses leading newlines and cannot
 // start with a tab.
+//
+// A nil table is an *ArgError (ErrInvalidArgument).
 func (t *Table) Marshal() ([]byte, error) {
+	if t == nil {
+		return nil, &ArgError{Field: "Table", Value: nil, Rule: "must not be nil: there is nothing to write"}
+	}
 	c, texts := t.copyTexts()
 	quoted := map[string]string{} // placeholder → text
 	for _, p := range texts {
