@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -359,6 +360,51 @@ func TestLoadTableSizeLimit(t *testing.T) {
 	_, err := LoadTable("big.yaml", data, nil)
 	require.ErrorIs(t, err, ErrTable)
 	assert.EqualError(t, err, "big.yaml: 67108865 bytes, more than the 64 MiB a table may have: is it a table?")
+}
+
+// loadBounded loads a hostile table and asserts a refusal within bounds:
+// at most MaxTableErrors errors and one that says how many more, each
+// TableError, in well under the time the input took before.
+func loadBounded(t *testing.T, data []byte, want string) TableErrors {
+	t.Helper()
+	start := time.Now()
+	_, err := LoadTable("hostile.yaml", data, nil)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	var es TableErrors
+	require.ErrorAs(t, err, &es)
+	assert.LessOrEqual(t, len(es), MaxTableErrors+1)
+	assert.ErrorContains(t, err, want)
+	return es
+}
+
+// LoadTable answers in bounded time and memory, with few errors, whatever
+// the table (within MaxTableBytes).
+func TestLoadTableHostile(t *testing.T) {
+	head := "provenance: {source: x}\nentries:\n  - arch: sm_90\n    in: bf16\n    out: bf16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: k\n        split_k: 1\n        times_us:\n"
+	// 1 MiB of distinct sample Ms took 28–38 s (yaml.v3 checks a
+	// mapping's keys pairwise).
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range 70_000 {
+		fmt.Fprintf(&b, "          %d: 1\n", i+1)
+	}
+	es := loadBounded(t, []byte(b.String()), "hostile.yaml:12: a mapping of 70000 keys: a table's mappings have at most 64")
+	assert.Len(t, es, 1)
+	// One key 20 000 times made 2·10^8 errors (each pair).
+	es = loadBounded(t, []byte("provenance: {source: x}\n"+strings.Repeat("entries: []\n", 20_000)), "hostile.yaml:1: a mapping of 20001 keys")
+	assert.Len(t, es, 1)
+	es = loadBounded(t, []byte("provenance: {source: x}\n"+strings.Repeat("entries: []\n", 50)), `hostile.yaml:3: field "entries" repeats line 2: keep one`)
+	assert.Len(t, es, 49, "each repeat once, not each pair")
+	// 16 MiB of empty entries and 48 MiB of one long list exhausted 8 GiB.
+	loadBounded(t, append([]byte("provenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 16<<20/5)...),
+		"hostile.yaml: 6710890 list items and mapping keys, more than the 1048576 a table may have")
+	loadBounded(t, append([]byte("provenance: {source: x}\nentries: ["), bytes.Repeat([]byte("1,"), 24<<20)...),
+		"list items and mapping keys, more than the 1048576 a table may have")
+	// Below the bound, the errors are capped: 20 000 empty entries make
+	// 120 000 problems.
+	es = loadBounded(t, append([]byte("provenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 20_000)...), "arch is missing")
+	require.Len(t, es, MaxTableErrors+1)
+	assert.Regexp(t, `^hostile.yaml: … and \d+ more errors \(only the first 100 found are listed\)$`, es[MaxTableErrors].Error())
 }
 
 // Marshal → LoadTable round-trips any text, those of newlines and tabs
