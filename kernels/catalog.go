@@ -180,20 +180,26 @@ type Image struct {
 // Native reports whether the image holds machine code (SASS) that runs on a
 // without JIT compilation: an sm_XY target of a's major version and a minor
 // at most a's (sm_90a counts for sm_90 only).
-func (im *Image) Native(a Arch) bool {
+func (im *Image) Native(a Arch) bool { return im.nativeSet().has(a) }
+
+// nativeSet is the set of archs (up to maxArch) the image holds machine code
+// for (see Native), each target parsed once.
+func (im *Image) nativeSet() *archSet {
+	set := new(archSet)
 	for _, t := range im.Targets {
 		v, err := ParseArch(strings.TrimPrefix(t, "sm_"))
-		if !strings.HasPrefix(t, "sm_") || err != nil {
+		if !strings.HasPrefix(t, "sm_") || err != nil || v < 0 || v > maxArch {
 			continue
 		}
-		if strings.HasSuffix(t, "a") && v != a {
+		if strings.HasSuffix(t, "a") {
+			set[v] = true // arch-specific: that arch only
 			continue
 		}
-		if v/10 == a/10 && v <= a {
-			return true
+		for a := v; a <= min(v/10*10+9, maxArch); a++ {
+			set[a] = true // the same major version, a minor at least v's
 		}
 	}
-	return false
+	return set
 }
 
 // SchemaVersion is the manifest schema this package reads; a manifest of
@@ -216,7 +222,17 @@ type Manifest struct {
 type Catalog struct {
 	m      Manifest
 	byName map[string]*KernelSpec
+	// native[file][a]: the image has native code for arch a (Image.Native),
+	// anyNative[a]: some image has; computed once, for JITOnly.
+	native    map[string]*archSet
+	anyNative archSet
 }
+
+// archSet holds a flag per arch up to maxArch.
+type archSet [maxArch + 1]bool
+
+// has reports a's flag (false beyond maxArch).
+func (s *archSet) has(a Arch) bool { return a >= 0 && int(a) < len(s) && s[a] }
 
 // ParseManifest reads and validates a manifest.
 func ParseManifest(data []byte) (*Catalog, error) {
@@ -225,6 +241,11 @@ func ParseManifest(data []byte) (*Catalog, error) {
 	}
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%w: a manifest is one JSON object", ErrManifest)
+	}
+	// Bounded before decoding: 16 MiB of empty kernels decoded (and then
+	// copied) into 8 GiB.
+	if n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'{'}) + bytes.Count(data, []byte{'['}); n > MaxManifestItems {
+		return nil, fmt.Errorf("%w: %d JSON values, more than the %d a manifest may have", ErrManifest, n, MaxManifestItems)
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -261,9 +282,30 @@ func plainFileName(name string) bool {
 // is about 100 KB).
 const MaxManifestBytes = 16 << 20
 
+// Bounds on a manifest's lists, so that loading it and planning over it
+// take bounded time and memory.
+const (
+	// MaxManifestItems bounds the bytes ',', '{' and '[' of a manifest
+	// (every JSON value but the first needs one): the shipped manifest has
+	// about 5 000; each decoded value costs at most a kernel's size.
+	MaxManifestItems = 1 << 18
+	// MaxImages and MaxImageTargets bound the images and each image's
+	// targets (the shipped ones: 2 images of 1 or 2 targets). Planning asks
+	// which images hold native code for the device.
+	MaxImages, MaxImageTargets = 64, 64
+)
+
 // NewCatalog validates a manifest and indexes a copy of it: changing m
 // afterwards does not change the catalog.
 func NewCatalog(m Manifest) (*Catalog, error) {
+	if len(m.Images) > MaxImages {
+		return nil, fmt.Errorf("%w: %d images, more than the %d a manifest may list", ErrManifest, len(m.Images), MaxImages)
+	}
+	for _, im := range m.Images { // before copying them
+		if len(im.Targets) > MaxImageTargets {
+			return nil, fmt.Errorf("%w: image %q: %d targets, more than the %d an image may have", ErrManifest, im.File, len(im.Targets), MaxImageTargets)
+		}
+	}
 	m = m.clone()
 	if m.Schema != SchemaVersion {
 		return nil, fmt.Errorf("%w: schema %d, this build reads schema %d: regenerate the manifest (go generate ./kernels) or use a matching gemmroute", ErrManifest, m.Schema, SchemaVersion)
@@ -271,7 +313,7 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 	if len(m.Images) == 0 || len(m.Kernels) == 0 {
 		return nil, fmt.Errorf("%w: a manifest lists at least one image and one kernel", ErrManifest)
 	}
-	c := &Catalog{m: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
+	c := &Catalog{m: m, byName: make(map[string]*KernelSpec, len(m.Kernels)), native: map[string]*archSet{}}
 	images := map[string]*Image{}
 	for i := range m.Images {
 		im := &m.Images[i]
@@ -284,6 +326,11 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, fmt.Errorf("%w: image %q: smem_limit must be in [1, %d]", ErrManifest, im.File, MaxSmemBytes)
 		}
 		images[im.File] = im
+		set := im.nativeSet()
+		for a := range set {
+			c.anyNative[a] = c.anyNative[a] || set[a]
+		}
+		c.native[im.File] = set
 	}
 	for i := range m.Kernels {
 		k := &c.m.Kernels[i]
@@ -394,15 +441,9 @@ func ValidKernelName(name string) bool {
 // JITOnly reports whether k reaches arch a only through PTX JIT while
 // another image of the catalog has native code for a: such a kernel is
 // neither loaded by an engine by default nor routed to.
+// It takes constant time (a manifest of many image targets made one Plan
+// take 53 s).
 func (c *Catalog) JITOnly(k *KernelSpec, a Arch) bool {
-	native, mine := false, false
-	for i := range c.m.Images {
-		im := &c.m.Images[i]
-		n := im.Native(a)
-		native = native || n
-		if im.File == k.Image {
-			mine = n
-		}
-	}
-	return native && !mine
+	mine := c.native[k.Image]
+	return c.anyNative.has(a) && (mine == nil || !mine.has(a))
 }
