@@ -27,22 +27,18 @@ func (e *NotRegularError) Error() string {
 
 // describeType names a file type for NotRegularError.
 func describeType(m fs.FileMode) string {
-	switch t := m.Type(); {
-	case t&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case t&fs.ModeDir != 0:
-		return "a directory"
-	case t&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t&fs.ModeCharDevice != 0:
-		return "a character device"
-	case t&fs.ModeDevice != 0:
-		return "a device"
-	default:
-		return "not a regular file (" + t.String() + ")"
+	for _, k := range []struct {
+		bit  fs.FileMode
+		name string
+	}{
+		{fs.ModeSymlink, "a symbolic link"}, {fs.ModeDir, "a directory"}, {fs.ModeNamedPipe, "a FIFO"},
+		{fs.ModeSocket, "a socket"}, {fs.ModeCharDevice, "a character device"}, {fs.ModeDevice, "a device"},
+	} {
+		if m&k.bit != 0 {
+			return k.name
+		}
 	}
+	return "of type " + m.Type().String()
 }
 
 // WriteAtomic writes data to a temporary file beside path and renames it
