@@ -56,7 +56,7 @@ func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 		return nil, TableErrors{{File: name, Msg: fmt.Sprintf("%d list items and mapping keys, more than the %d a table may have: is it a table?", n, MaxTableItems)}}
 	}
 	var t Table
-	if root := l.parse(data); root != nil && l.checkKeys(root) {
+	if root := l.parse(data); root != nil && l.checkKeys(root) && l.checkItems(root) {
 		l.scan(root, "table")
 		if _, list := field(root, "entries"); list != nil && list.Kind == yaml.SequenceNode {
 			for _, e := range list.Content {
@@ -85,6 +85,32 @@ func countIndicators(data []byte) int {
 		n += bytes.Count(data, []byte{c})
 	}
 	return n
+}
+
+// checkItems reports the items of entries and of each entry's buckets that
+// are not mappings, ahead of decoding (yaml.v3 makes an error of each, and
+// a list of a million numbers took seconds). It returns false when it found
+// any: the table is then not decoded.
+func (l *loader) checkItems(root *yaml.Node) bool {
+	ok := true
+	items := func(list *yaml.Node, what string) []*yaml.Node {
+		if list == nil || list.Kind != yaml.SequenceNode {
+			return nil // reported by decode
+		}
+		for _, n := range list.Content {
+			if n.Kind != yaml.MappingNode && n.Kind != yaml.AliasNode {
+				l.fail(n.Line, "%s must be a mapping of fields (name: value)", what)
+				ok = false
+			}
+		}
+		return list.Content
+	}
+	_, entries := field(root, "entries")
+	for _, e := range items(entries, "entry") {
+		_, buckets := field(e, "buckets")
+		items(buckets, "bucket")
+	}
+	return ok
 }
 
 // checkKeys reports mappings with more than MaxMappingKeys keys and keys
