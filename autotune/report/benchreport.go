@@ -114,15 +114,18 @@ func (b *Bench) Write(dir string) (plots int, err error) {
 	}
 	var md strings.Builder
 	b.markdown(&md, losses)
-	var names []string
+	var names []string // in the order of first appearance
+	byName := map[string][]BenchRow{}
 	for _, r := range b.Rows {
-		if !slices.Contains(names, label(r.Shape)) {
-			names = append(names, label(r.Shape))
+		name := label(r.Shape)
+		if byName[name] == nil {
+			names = append(names, name)
 		}
+		byName[name] = append(byName[name], r)
 	}
 	for _, name := range names {
 		png := plotName(name)
-		rows := slices.DeleteFunc(slices.Clone(b.Rows), func(r BenchRow) bool { return label(r.Shape) != name })
+		rows := byName[name]
 		if err := rooflinePlot(fileio.Outputs{Inputs: b.Inputs}, filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
 			return 0, err
 		}

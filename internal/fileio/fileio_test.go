@@ -1,12 +1,14 @@
 package fileio
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,6 +66,17 @@ func TestReadCSVNumbers(t *testing.T) {
 			assert.ErrorContains(t, r.Err(), "n "+r.Str("n")+": want 1 to 4")
 		}
 	}
+}
+
+// ReadCSV counts lines before parsing: 64 MiB of one-byte rows parsed into
+// 5 GiB in 23 s.
+func TestReadCSVLineLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.csv")
+	require.NoError(t, os.WriteFile(path, append([]byte("name\n"), bytes.Repeat([]byte("1\n"), MaxCSVBytes/2-8)...), 0o644))
+	start := time.Now()
+	_, err := ReadCSV(path, "name")
+	assert.EqualError(t, err, path+": 33554425 lines, more than the 1048576 a CSV file may have")
+	assert.Less(t, time.Since(start), time.Second)
 }
 
 func TestWriteAtomic(t *testing.T) {
