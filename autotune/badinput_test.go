@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,6 +117,24 @@ func TestExplainAbsurdManifest(t *testing.T) {
 		assert.Equal(t, 1, code, errOut)
 		assert.Contains(t, errOut, "manifest", errOut)
 		assert.NotContains(t, errOut, "goroutine")
+	}
+}
+
+// A manifest of many image targets (one Plan over a 9 MB one took 53 s) or
+// of many empty kernels (16 MiB exhausted 8 GiB) is refused in one line.
+func TestExplainHostileManifest(t *testing.T) {
+	dir := t.TempDir()
+	text := readFile(t, "testdata/manifest.json")
+	targets := strings.Replace(text, `"targets": ["sm_80", "compute_80"]`, `"targets": [`+strings.Repeat(`"sm_80",`, 200_000)+`"compute_80"]`, 1)
+	kernels := strings.Replace(text, `"kernels": [`, `"kernels": [`+strings.Repeat("{},", 1<<19), 1)
+	for name, tc := range map[string]struct{ text, want string }{
+		"targets.json": {targets, `image "test.fatbin": 200001 targets, more than the 64 an image may have`},
+		"kernels.json": {kernels, "JSON values, more than the 262144 a manifest may have"},
+	} {
+		path := writeFile(t, dir, name, tc.text)
+		start := time.Now()
+		requireOneLine(t, 1, tc.want, "explain", "-manifest", path, "-table", "none", "-m", "16")
+		assert.Less(t, time.Since(start), 2*time.Second)
 	}
 }
 
