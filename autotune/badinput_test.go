@@ -180,6 +180,9 @@ func TestOutRefusesNonRegularAndInputs(t *testing.T) {
 	before := readFile(t, base)
 	requireOneLine(t, 1, base+" is both an input and the output", "model", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", base)
 	requireOneLine(t, 1, manifest+" is both an input and the output", "model", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", manifest)
+	requireOneLine(t, 1, base+" is both an input and the output", "tune", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", base)
+	peer := writeFile(t, dir, "peer.csv", "name,M,N,K,graph_us\n")
+	requireOneLine(t, 1, peer+" is both an input and the output", "tune", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-peer", peer, "-out", peer)
 	assert.Equal(t, before, readFile(t, base))
 
 	// report -out DIR: report.md must not be the bench CSV it reads.
