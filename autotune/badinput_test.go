@@ -5,10 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
 )
 
 // requireOneLine asserts a refused run: the exit code, and one line on
@@ -86,13 +90,16 @@ func TestBadNumbersRefused(t *testing.T) {
 func TestBadShapesRefused(t *testing.T) {
 	dir := t.TempDir()
 	for i, row := range []struct{ text, want string }{
-		{"qkv,1,4096,99999999999", "K 99999999999: want 1 to 2147483648"},
-		{"qkv,1,-4096,4096", "N -4096: want 1 to"},
-		{"qkv,0,4096,4096", "M 0: want 1 to"},
+		{"qkv,1,4096,99999999999,", "K 99999999999: want 1 to 2147483648"},
+		{"qkv,1,-4096,4096,", "N -4096: want 1 to"},
+		{"qkv,0,4096,4096,", "M 0: want 1 to"},
+		{"qkv,1,4096,4096,f32", "gemmroute: invalid argument: dtype f32: a shape's inputs are bf16, f16 or e4m3"}, // was accepted, and did nothing
 	} {
-		path := writeFile(t, dir, fmt.Sprintf("s%d.csv", i), "name,M,N,K\n"+row.text+"\n")
+		path := writeFile(t, dir, fmt.Sprintf("s%d.csv", i), "name,M,N,K,dtype\n"+row.text+"\n")
 		requireOneLine(t, 1, fmt.Sprintf("s%d.csv:2: %s", i, row.want), "model", "-shapes", path)
 	}
+	bench := writeFile(t, dir, "bench.csv", "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,events_us,floor_us,cublas_graph_us\nqkv,16,4096,4096,f32,k1,1,10,11,12,5,0\n")
+	requireOneLine(t, 1, "bench.csv:2: gemmroute: invalid argument: dtype f32: a shape's inputs are", "report", "-bench", bench, "-out", dir+"/r")
 }
 
 // A manifest with absurd numbers (a tile_k of 2^62 once divided by zero in
@@ -113,6 +120,25 @@ func TestExplainAbsurdManifest(t *testing.T) {
 	}
 }
 
+// A manifest of many image targets (one Plan over a 9 MB one took 53 s) or
+// of many empty kernels (16 MiB exhausted 8 GiB) is refused in one line,
+// before the kernels are decoded.
+func TestExplainHostileManifest(t *testing.T) {
+	dir := t.TempDir()
+	text := readFile(t, "testdata/manifest.json")
+	targets := strings.Replace(text, `"targets": ["sm_80", "compute_80"]`, `"targets": [`+strings.Repeat(`"sm_80",`, 1000)+`"compute_80"]`, 1)
+	kernels := strings.Replace(text, `"kernels": [`, `"kernels": [`+strings.Repeat("{},", 1<<17), 1)
+	for name, tc := range map[string]struct{ text, want string }{
+		"targets.json": {targets, `image "test.fatbin": 1001 targets, more than the 64 an image may have`},
+		"kernels.json": {kernels, "JSON values, more than the 262144 a manifest may have"},
+	} {
+		path := writeFile(t, dir, name, tc.text)
+		start := time.Now()
+		requireOneLine(t, 1, tc.want, "explain", "-manifest", path, "-table", "none", "-m", "16")
+		assert.Less(t, time.Since(start), 2*time.Second)
+	}
+}
+
 // Files read from disk are bounded: a table above 64 MiB, a manifest above
 // 16 MiB and a CSV above 64 MiB are refused in one line, without reading
 // them whole.
@@ -129,4 +155,48 @@ func TestFileSizeLimits(t *testing.T) {
 	requireOneLine(t, 1, "big.yaml: more than the 64 MiB a table may have", "check", big("big.yaml", 64<<20+1))
 	requireOneLine(t, 1, "big.json: more than the 16 MiB a manifest may have", "check", "-manifest", big("big.json", 16<<20+1), "testdata/good.yaml")
 	requireOneLine(t, 1, "big.csv: more than the 64 MiB a CSV file may have", "report", "-bench", big("big.csv", 64<<20+1), "-out", dir)
+}
+
+// -out never replaces what is not a regular file (a FIFO, a symbolic
+// link, a device), and never names one of the command's own inputs.
+func TestOutRefusesNonRegularAndInputs(t *testing.T) {
+	dir := t.TempDir()
+	target := writeFile(t, dir, "target.csv", "old")
+	link := filepath.Join(dir, "link.csv")
+	require.NoError(t, os.Symlink(target, link))
+	fifo := filepath.Join(dir, "fifo.csv")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	requireOneLine(t, 1, link+" is a symbolic link, not a regular file", "points", "-model", "llama3-8b", "-out", link)
+	requireOneLine(t, 1, fifo+" is a FIFO, not a regular file", "points", "-model", "llama3-8b", "-out", fifo)
+	fi, err := os.Lstat(fifo)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeNamedPipe, fi.Mode().Type(), "the FIFO is still one")
+	assert.Equal(t, "old", readFile(t, target))
+
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nqkv,1,4096,4096\n")
+	requireOneLine(t, 1, shapes+" is both an input and the output", "points", "-shapes", shapes, "-out", shapes)
+	assert.Equal(t, "name,M,N,K\nqkv,1,4096,4096\n", readFile(t, shapes))
+	_, manifest, base := tuneFiles(t)
+	before := readFile(t, base)
+	requireOneLine(t, 1, base+" is both an input and the output", "model", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", base)
+	requireOneLine(t, 1, base+" is both an input and the output", "tune", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-out", base)
+	peer := writeFile(t, dir, "peer.csv", "name,M,N,K,graph_us\n")
+	requireOneLine(t, 1, peer+" is both an input and the output", "tune", "-model", "llama3-8b", "-manifest", manifest, "-base", base, "-peer", peer, "-out", peer)
+	assert.Equal(t, before, readFile(t, base))
+
+	// report -out DIR: report.md must not be the bench CSV it reads.
+	bench := writeFile(t, dir, "report.md", benchHeader+"qkv,16,4096,4096,k1,1,10,11,12,5,0\n")
+	requireOneLine(t, 1, bench+" is both an input and the output", "report", "-bench", bench, "-out", dir)
+	assert.Contains(t, readFile(t, bench), benchHeader)
+}
+
+// -splits repeated tries each factor once (it measured each candidate once
+// per repeat: 16 s for model with 10 000 repeats); -devices may not repeat.
+func TestRepeatedSplitsAndDevices(t *testing.T) {
+	c := configFlags{weightFlags: weightFlags{model: "llama3-8b", maxM: 8192}, splits: strings.Repeat("1,2,", 1000) + "4"}
+	c.cfg = tuning.DefaultConfig(nil, nil)
+	cfg, _, err := c.config()
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 4}, cfg.Splits)
+	requireOneLine(t, 2, `-devices "0,1,0": want distinct GPU ordinals`, "tune", "-model", "llama3-8b", "-out", t.TempDir()+"/t.yaml", "-devices", "0,1,0")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/report"
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
 	"github.com/gemmroute/gemmroute/internal/gpuharness"
 )
 
@@ -46,6 +47,9 @@ needs a GPU (device 0).`,
 				return std.exit("bench", err)
 			}
 			shapes, err := tuning.ReadShapes(*shapesPath)
+			if err == nil && *outPath != "" {
+				err = fileio.CheckNotInput(*outPath, *shapesPath, *peerPath, *tablePath)
+			}
 			if err != nil {
 				return std.fail(err)
 			}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,6 +91,7 @@ func (c *configFlags) config() (*tuning.Config, *dispatch.Table, error) {
 	if cfg.Splits, err = parseInts(c.splits); err != nil {
 		return nil, nil, usageError{errors.New("-splits " + strconv.Quote(c.splits) + ": want positive integers such as 1,2,4,8")}
 	}
+	cfg.Splits = distinct(cfg.Splits) // -splits 1,1,… tries 1 once
 	var base *dispatch.Table
 	if cfg.Catalog, base, err = loadCatalogAndTable(c.manifest, c.base); err != nil {
 		return nil, nil, err
@@ -96,6 +100,16 @@ func (c *configFlags) config() (*tuning.Config, *dispatch.Table, error) {
 		return nil, nil, usageError{flagError(err)}
 	}
 	return &cfg, base, nil
+}
+
+// inputs are the files the flags name for the run to read: the shapes CSV,
+// the manifest (-manifest, else $GEMMROUTE_KERNEL_DIR's) and the base table.
+func (c *configFlags) inputs() []string {
+	manifest := c.manifest
+	if dir := os.Getenv("GEMMROUTE_KERNEL_DIR"); manifest == "" && dir != "" {
+		manifest = filepath.Join(dir, "manifest.json")
+	}
+	return []string{c.shapes, manifest, c.base}
 }
 
 // flagError names the flag of a *tuning.ConfigError.
@@ -119,6 +133,16 @@ func (s *stdio) exit(name string, err error) int {
 		return s.usageErr(name, "%v", ue.error)
 	}
 	return s.fail(err)
+}
+
+// distinct returns xs without repeats, in the order of first appearance.
+func distinct(xs []int) []int {
+	seen := map[int]bool{}
+	return slices.DeleteFunc(xs, func(x int) bool {
+		dup := seen[x]
+		seen[x] = true
+		return dup
+	})
 }
 
 func parseInts(s string) ([]int, error) {

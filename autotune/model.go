@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/internal/fileio"
 )
 
 var modelCmd = &command{
@@ -31,6 +32,9 @@ at hand can measure. It works in any build.`,
 				return std.usageErr("model", "-devices %d: want 1 to 1024", *devices)
 			}
 			cfg, base, err := c.config()
+			if err == nil && *out != "" {
+				err = fileio.CheckNotInput(*out, c.inputs()...)
+			}
 			if err != nil {
 				return std.exit("model", err)
 			}

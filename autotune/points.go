@@ -27,7 +27,7 @@ its output to tune -peer for the report's cuBLAS column. It needs no GPU.`,
 			}
 			ws, err := w.weights()
 			if err == nil {
-				err = fileio.WriteAtomic(*out, report.Points(ws, w.maxM))
+				err = fileio.Outputs{Inputs: []string{w.shapes}}.Write(*out, report.Points(ws, w.maxM))
 			}
 			if err != nil {
 				return std.exit("points", err)

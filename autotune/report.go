@@ -35,7 +35,7 @@ the same M.`,
 			if err != nil {
 				return std.fail(err)
 			}
-			b := &report.Bench{Title: *title, Rows: rows, Sweep: *sweep}
+			b := &report.Bench{Title: *title, Rows: rows, Sweep: *sweep, Inputs: []string{*benchPath, *sweep}}
 			b.Ceilings = roof.of(dispatch.H200)
 			plots, err := b.Write(*outDir)
 			if err != nil {

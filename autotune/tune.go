@@ -45,12 +45,16 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if f.out == "" {
 				return std.usageErr("tune", "-out is required")
 			}
+			inputs := append(f.inputs(), f.peer)
+			if err := fileio.CheckNotInput(f.out, inputs...); err != nil {
+				return std.fail(err)
+			}
 			if err := f.rooflineFlags.check(); err != nil {
 				return std.exit("tune", err)
 			}
 			ords, err := parseInts(f.devices)
-			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) {
-				return std.usageErr("tune", "-devices %q: want GPU ordinals such as 0,1", f.devices)
+			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) || len(distinct(slices.Clone(ords))) < len(ords) {
+				return std.usageErr("tune", "-devices %q: want distinct GPU ordinals such as 0,1", f.devices)
 			}
 			peer := report.Peer{}
 			if f.peer != "" {
@@ -93,7 +97,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if f.report == "" {
 				return 0
 			}
-			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer}
+			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer, Inputs: append(inputs, f.out)}
 			rep.Ceilings = f.of(res.Device)
 			if err := rep.Write(f.report); err != nil {
 				return std.fail(err)

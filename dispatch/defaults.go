@@ -22,5 +22,10 @@ var (
 func DefaultCatalog() (*kernels.Catalog, error) { return defaultCatalog() }
 
 // DefaultTable returns the embedded buckets.yaml, validated against the
-// default catalog.
-func DefaultTable() (*Table, error) { return defaultTable() }
+// default catalog: a copy of its own for each call (see Table.Clone), so
+// that a caller's edits change neither the table Open routes by nor
+// another caller's.
+func DefaultTable() (*Table, error) {
+	t, err := defaultTable()
+	return t.Clone(), err
+}

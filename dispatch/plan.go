@@ -136,4 +136,20 @@ func (pl Plan) Explain() string {
 
 // splitWorkspace is the workspace split-K s needs for p: s fp32 partials of
 // the M×N output.
-func splitWorkspace(p *Problem, s int) int64 { return int64(s) * int64(p.M) * int64(p.N) * 4 }
+// It saturates at math.MaxInt64 rather than overflow (a split-K factor
+// beyond kernels.MaxSplitK reaches here only from a hand-made KernelSpec).
+func splitWorkspace(p *Problem, s int) int64 {
+	return mulSat(mulSat(int64(s), int64(p.M)), mulSat(int64(p.N), 4))
+}
+
+// mulSat returns a·b for a, b ≥ 0, saturated at math.MaxInt64; 0 when
+// either is negative.
+func mulSat(a, b int64) int64 {
+	switch {
+	case a <= 0 || b <= 0:
+		return 0
+	case a > math.MaxInt64/b:
+		return math.MaxInt64
+	}
+	return a * b
+}

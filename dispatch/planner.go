@@ -74,9 +74,10 @@ type Planner struct {
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
 // only) and a device description. A nil catalog or a device that describes
 // no GPU (no arch, no SMs; see the presets) makes every Plan fail with an
-// *ArgError.
+// *ArgError. The planner routes by its own copy of table: later edits of
+// table do not change its plans.
 func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo) *Planner {
-	return &Planner{cat: cat, table: table, dev: dev, err: checkPlanner(cat, dev), cache: make(map[routeKey]*route)}
+	return &Planner{cat: cat, table: table.Clone(), dev: dev, err: checkPlanner(cat, dev), cache: make(map[routeKey]*route)}
 }
 
 // checkPlanner returns an *ArgError for the first argument of NewPlanner

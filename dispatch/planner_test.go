@@ -544,3 +544,18 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 		}
 	}
 }
+
+// The workspace check saturates: a split-K factor of 2^62 (a hand-made
+// KernelSpec; manifests and tables stop at kernels.MaxSplitK) needs more
+// workspace than any cap, instead of overflowing to a small number.
+func TestWorkspaceCheckDoesNotOverflow(t *testing.T) {
+	k := *testCatalog(t).Kernel("mma80_bf16")
+	k.MaxSplitK = 1 << 62
+	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, In: BF16, Out: BF16, A: 1 << 20, B: 1 << 30, C: 1 << 40}
+	dev := smallWorkspace(H200, 1<<30)
+	for _, s := range []int{1 << 62, 1<<46 + 1, 1 << 33} {
+		assert.Contains(t, CheckKernel(&k, p, dev, s), "B of workspace", "split-K %d", s)
+	}
+	assert.Equal(t, int64(math.MaxInt64), splitWorkspace(p, 1<<62))
+	assert.Equal(t, int64(8*16*4096*4), splitWorkspace(p, 8))
+}

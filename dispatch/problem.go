@@ -252,6 +252,8 @@ func (p *Problem) scalarScales() bool {
 // M and N for row scaling; ceil(K/128)·M and ceil(N/128)·ceil(K/128) for
 // block scaling. It returns 0, 0 where nothing is read: for 16-bit inputs,
 // the scalars ScaleA and ScaleB, K = 0 and empty problems (M or N 0).
+// Counts saturate at math.MaxInt64 (for sizes Validate refuses) rather than
+// overflow.
 func (p *Problem) ScaleFloats() (a, b int64) {
 	if p.In != E4M3 || p.scalarScales() || p.M <= 0 || p.N <= 0 || p.K <= 0 {
 		return 0, 0
@@ -263,8 +265,9 @@ func (p *Problem) ScaleFloats() (a, b int64) {
 	case ScalingRow:
 		return m, n
 	case ScalingBlock:
-		kb := int64(ceilDiv(p.K, kernels.ScaleBlockK))
-		return kb * m, int64(ceilDiv(p.N, kernels.ScaleBlockK)) * kb
+		blocks := func(x int) int64 { return int64((x-1)/kernels.ScaleBlockK + 1) } // ceilDiv without overflow, x ≥ 1
+		kb := blocks(p.K)
+		return mulSat(kb, m), mulSat(blocks(p.N), kb)
 	}
 	return 0, 0
 }

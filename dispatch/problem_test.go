@@ -243,6 +243,10 @@ func TestScaleFloats(t *testing.T) {
 		{"row, K = 0", 16, 512, 0, func(p *Problem) { e4m3(p, ScalingRow) }, 0, 0},
 		{"block, M = 0", 0, 512, 256, func(p *Problem) { e4m3(p, ScalingBlock) }, 0, 0},
 		{"row, N = 0", 16, 0, 256, func(p *Problem) { e4m3(p, ScalingRow) }, 0, 0},
+		// Sizes Validate refuses saturate instead of overflowing to 0 or below.
+		{"block, M and K of MaxInt", math.MaxInt, 512, math.MaxInt, func(p *Problem) { e4m3(p, ScalingBlock) }, math.MaxInt64, 4 * (math.MaxInt64/128 + 1)},
+		{"block, K of MaxInt", 16, 512, math.MaxInt, func(p *Problem) { e4m3(p, ScalingBlock) }, 16 * (math.MaxInt64/128 + 1), 4 * (math.MaxInt64/128 + 1)},
+		{"block, M of 2^60", 1 << 60, 512, 1 << 12, func(p *Problem) { e4m3(p, ScalingBlock) }, math.MaxInt64, 4 * 32},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testProblem(tc.m, tc.n, tc.k)

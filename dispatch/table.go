@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -161,28 +162,72 @@ func (t *Table) Find(arch Arch, in, out DType, n, k int) (exact, def *Entry) {
 	return exact, def
 }
 
+// Clone returns a deep copy of t (nil for nil): editing one, its entries,
+// buckets or times, never changes the other.
+func (t *Table) Clone() *Table {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.Entries = slices.Clone(t.Entries)
+	for i := range c.Entries {
+		c.Entries[i] = c.Entries[i].clone()
+	}
+	return &c
+}
+
+// clone returns e with its own buckets and times.
+func (e Entry) clone() Entry {
+	e.Buckets = slices.Clone(e.Buckets)
+	for j := range e.Buckets {
+		e.Buckets[j].TimesUS = maps.Clone(e.Buckets[j].TimesUS)
+	}
+	return e
+}
+
 // Merge returns a table with provenance prov holding t's entries that no
 // entry of fresh replaces (same key), in their order, then fresh. A fresh
 // entry the model chose does not replace a measured one unless
 // replaceMeasured is set: kept lists the keys that stayed measured that way.
-// t is not changed; the result shares fresh's buckets.
-func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out *Table, kept []EntryKey) {
-	out = &Table{Provenance: prov}
+// The result is a deep copy: it shares no bucket with t or fresh, and
+// neither is changed. Two entries of fresh with one key are an *ArgError
+// (ErrInvalidArgument). A nil t merges as an empty table.
+func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out *Table, kept []EntryKey, err error) {
+	old := map[EntryKey]*Entry{}
+	if t != nil {
+		for i := range t.Entries {
+			if e := &t.Entries[i]; old[e.Key()] == nil {
+				old[e.Key()] = e
+			}
+		}
+	}
+	replaced := map[EntryKey]bool{}
 	var add []Entry
 	for _, f := range fresh {
-		if old := t.Entry(f.Key()); old != nil && old.Measured() && !f.Measured() && !replaceMeasured {
-			kept = append(kept, f.Key())
+		k := f.Key()
+		if _, dup := replaced[k]; dup {
+			return nil, nil, &ArgError{Field: "fresh", Value: k, Rule: "holds two entries with this key: merge them or drop one"}
+		}
+		if o := old[k]; o != nil && o.Measured() && !f.Measured() && !replaceMeasured {
+			replaced[k] = false
+			kept = append(kept, k)
 			continue
 		}
+		replaced[k] = true
 		add = append(add, f)
 	}
-	for _, e := range t.Entries {
-		if !slices.ContainsFunc(add, func(f Entry) bool { return f.Key() == e.Key() }) {
-			out.Entries = append(out.Entries, e)
+	out = &Table{Provenance: prov}
+	if t != nil {
+		for _, e := range t.Entries {
+			if !replaced[e.Key()] {
+				out.Entries = append(out.Entries, e.clone())
+			}
 		}
 	}
-	out.Entries = append(out.Entries, add...)
-	return out, kept
+	for _, f := range add {
+		out.Entries = append(out.Entries, f.clone())
+	}
+	return out, kept, nil
 }
 
 // StripMeasurements drops from every bucket what only a measurement may say

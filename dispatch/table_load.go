@@ -24,6 +24,24 @@ import (
 // is about 100 KB; a table for every weight of many models stays far below).
 const MaxTableBytes = 64 << 20
 
+// Bounds that keep LoadTable's time and memory linear and small whatever
+// the input, checked before anything is decoded:
+const (
+	// MaxTableItems bounds a table's YAML indicators (the bytes '-', ',',
+	// '[', '{', ':' and '?': every list item and mapping pair needs one,
+	// so the parsed nodes are at most about twice as many). The shipped
+	// table has one per 27 bytes, so a real table of about 25 MiB fits;
+	// 16 MiB of empty entries does not, and is refused before it is parsed.
+	MaxTableItems = 1 << 20
+	// MaxMappingKeys bounds the keys of one mapping: a table's largest
+	// (an entry) has 10 fields, times_us a few sample Ms. yaml.v3 checks a
+	// mapping's keys pairwise, in time quadratic in their number.
+	MaxMappingKeys = 64
+	// MaxTableErrors bounds the errors LoadTable returns: the first ones
+	// found (in line order), then one saying how many more there were.
+	MaxTableErrors = 100
+)
+
 // LoadTable parses and validates a bucket table (YAML) of at most
 // MaxTableBytes. name is used in error messages. With a non-nil catalog
 // every named kernel must exist, run on the entry's arch and compute the
@@ -34,8 +52,11 @@ func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 		return nil, TableErrors{{File: name, Msg: fmt.Sprintf("%d bytes, more than the %d MiB a table may have: is it a table?", len(data), MaxTableBytes>>20)}}
 	}
 	l := &loader{file: name, badLine: map[int]bool{}}
+	if n := countIndicators(data); n > MaxTableItems {
+		return nil, TableErrors{{File: name, Msg: fmt.Sprintf("%d list items and mapping keys, more than the %d a table may have: is it a table?", n, MaxTableItems)}}
+	}
 	var t Table
-	if root := l.parse(data); root != nil {
+	if root := l.parse(data); root != nil && l.checkKeys(root) && l.checkItems(root) {
 		l.scan(root, "table")
 		if _, list := field(root, "entries"); list != nil && list.Kind == yaml.SequenceNode {
 			for _, e := range list.Content {
@@ -48,9 +69,85 @@ func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 	}
 	if len(l.errs) > 0 {
 		slices.SortStableFunc(l.errs, func(a, b *TableError) int { return cmp.Compare(a.Line, b.Line) })
+		if l.dropped > 0 {
+			l.errs = append(l.errs, &TableError{File: name, Msg: fmt.Sprintf("… and %d more errors (only the first %d found are listed)", l.dropped, MaxTableErrors)})
+		}
 		return nil, l.errs
 	}
 	return &t, nil
+}
+
+// countIndicators counts the bytes of data that may start a list item or a
+// mapping pair (see MaxTableItems): an upper bound on what parsing makes.
+func countIndicators(data []byte) int {
+	n := 0
+	for _, c := range []byte("-,[{:?") {
+		n += bytes.Count(data, []byte{c})
+	}
+	return n
+}
+
+// checkItems reports the items of entries and of each entry's buckets that
+// are not mappings, ahead of decoding (yaml.v3 makes an error of each, and
+// a list of a million numbers took seconds). It returns false when it found
+// any: the table is then not decoded.
+func (l *loader) checkItems(root *yaml.Node) bool {
+	ok := true
+	items := func(list *yaml.Node, what string) []*yaml.Node {
+		if list == nil || list.Kind != yaml.SequenceNode {
+			return nil // reported by decode
+		}
+		for _, n := range list.Content {
+			if n.Kind != yaml.MappingNode && n.Kind != yaml.AliasNode {
+				l.fail(n.Line, "%s must be a mapping of fields (name: value)", what)
+				ok = false
+			}
+		}
+		return list.Content
+	}
+	_, entries := field(root, "entries")
+	for _, e := range items(entries, "entry") {
+		_, buckets := field(e, "buckets")
+		items(buckets, "bucket")
+	}
+	return ok
+}
+
+// checkKeys reports mappings with more than MaxMappingKeys keys and keys
+// that repeat within a mapping, in time linear in the nodes (yaml.v3's
+// strict decoding checks keys pairwise, and reports each pair: n copies of
+// one key made n²/2 errors). It returns false when it found any: the table
+// is then not decoded.
+func (l *loader) checkKeys(root *yaml.Node) bool {
+	ok := true
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			if keys := len(n.Content) / 2; keys > MaxMappingKeys {
+				l.errorf(n.Line, "a mapping of %d keys: a table's mappings have at most %d (fields, or times_us samples)", keys, MaxMappingKeys)
+				ok = false
+				return
+			}
+			first := map[string]int{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode {
+					continue
+				}
+				if line, dup := first[k.Value]; dup {
+					l.errorf(k.Line, "field %q repeats line %d: keep one", k.Value, line)
+					ok = false
+				} else {
+					first[k.Value] = k.Line
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(root)
+	return ok
 }
 
 // copyTexts returns a copy of t that Marshal may edit (entries and buckets
@@ -89,7 +186,12 @@ func restoreQuoted(n *yaml.Node, quoted map[string]string) {
 // Text with control characters (newlines, tabs) is written double-quoted
 // with escapes: yaml.v3's block style loses leading newlines and cannot
 // start with a tab.
+//
+// A nil table is an *ArgError (ErrInvalidArgument).
 func (t *Table) Marshal() ([]byte, error) {
+	if t == nil {
+		return nil, &ArgError{Field: "Table", Value: nil, Rule: "must not be nil: there is nothing to write"}
+	}
 	c, texts := t.copyTexts()
 	quoted := map[string]string{} // placeholder → text
 	for _, p := range texts {
@@ -123,10 +225,15 @@ func (t *Table) Marshal() ([]byte, error) {
 type loader struct {
 	file    string
 	errs    TableErrors
+	dropped int          // errors beyond MaxTableErrors, counted, not kept
 	badLine map[int]bool // lines whose value failed to decode (already reported)
 }
 
 func (l *loader) errorf(line int, format string, args ...any) {
+	if len(l.errs) >= MaxTableErrors {
+		l.dropped++
+		return
+	}
 	l.errs = append(l.errs, &TableError{File: l.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -224,7 +331,11 @@ func (l *loader) decode(data []byte, root *yaml.Node, t *Table) bool {
 	case err == nil:
 	case errors.As(err, &te):
 		keys := keysByLine(root)
-		for _, msg := range te.Errors {
+		for i, msg := range te.Errors {
+			if len(l.errs) >= MaxTableErrors {
+				l.dropped += len(te.Errors) - i // counted, not parsed
+				break
+			}
 			l.typeError(msg, keys)
 		}
 	default: // a value scan has reported, or one it does not know
@@ -547,8 +658,8 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	if b.MaxM != 0 && b.MaxM < b.MinM {
 		l.errorf(at(m, "max_m"), "max_m %d is below min_m %d: the bucket holds no M", b.MaxM, b.MinM)
 	}
-	if _, v := field(m, "split_k"); b.SplitK < 1 && !l.bad(v) {
-		l.errorf(at(m, "split_k"), "split_k is %d: it must be at least 1 (1: no split-K)", b.SplitK)
+	if _, v := field(m, "split_k"); (b.SplitK < 1 || b.SplitK > kernels.MaxSplitK) && !l.bad(v) {
+		l.errorf(at(m, "split_k"), "split_k is %d: it must be in [1, %d] (1: no split-K)", b.SplitK, kernels.MaxSplitK)
 	}
 	for _, mm := range slices.Sorted(maps.Keys(b.TimesUS)) {
 		if us := b.TimesUS[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {

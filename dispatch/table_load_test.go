@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -112,7 +113,8 @@ func TestLoadTableErrors(t *testing.T) {
 		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 14, "max_m 8 is below min_m 17"},
 		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 14, "last bucket ends at max_m 64"},
 		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 9, "open-ended bucket (no max_m) is not the last"},
-		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be at least 1"},
+		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 12, "split_k is 0: it must be in [1, 1024]"},
+		{"split_k 2^62", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 4611686018427387904\n      - min_m: 17"), 12, "split_k is 4611686018427387904: it must be in [1, 1024]"}, // overflowed the workspace check
 		{"split_k missing", edit(t, "        kernel: k90_bf16\n        split_k: 1\n", "        kernel: k90_bf16\n"), 9, "split_k is 0"},
 		{"empty kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\"\n        split_k: 1\n      -"), 11, "kernel is empty"},
 		{"newline kernel", edit(t, "kernel: k90_bf16\n        split_k: 1\n      -", "kernel: \"\\n\"\n        split_k: 1\n      -"), 11, "is not a kernel name"},
@@ -358,6 +360,56 @@ func TestLoadTableSizeLimit(t *testing.T) {
 	_, err := LoadTable("big.yaml", data, nil)
 	require.ErrorIs(t, err, ErrTable)
 	assert.EqualError(t, err, "big.yaml: 67108865 bytes, more than the 64 MiB a table may have: is it a table?")
+}
+
+// loadBounded loads a hostile table and asserts a refusal within bounds:
+// at most MaxTableErrors errors and one that says how many more, each
+// TableError, in well under the time the input took before.
+func loadBounded(t *testing.T, data []byte, want string) TableErrors {
+	t.Helper()
+	start := time.Now()
+	_, err := LoadTable("hostile.yaml", data, nil)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	var es TableErrors
+	require.ErrorAs(t, err, &es)
+	assert.LessOrEqual(t, len(es), MaxTableErrors+1)
+	assert.ErrorContains(t, err, want)
+	return es
+}
+
+// LoadTable answers in bounded time and memory, with few errors, whatever
+// the table (within MaxTableBytes).
+func TestLoadTableHostile(t *testing.T) {
+	head := "provenance: {source: x}\nentries:\n  - arch: sm_90\n    in: bf16\n    out: bf16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: k\n        split_k: 1\n        times_us:\n"
+	// A mapping of more than MaxMappingKeys keys is refused before yaml.v3
+	// checks its keys pairwise (1 MiB of distinct sample Ms took 28–77 s).
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range MaxMappingKeys + 1 {
+		fmt.Fprintf(&b, "          %d: 1\n", i+1)
+	}
+	es := loadBounded(t, []byte(b.String()), "hostile.yaml:12: a mapping of 65 keys: a table's mappings have at most 64")
+	assert.Len(t, es, 1)
+	// One key 2 000 times made 2·10^6 errors (each pair; 10^4 times, 5·10^7).
+	es = loadBounded(t, []byte("provenance: {source: x}\n"+strings.Repeat("entries: []\n", 2_000)), "hostile.yaml:1: a mapping of 2001 keys")
+	assert.Len(t, es, 1)
+	es = loadBounded(t, []byte("provenance: {source: x}\n"+strings.Repeat("entries: []\n", 50)), `hostile.yaml:3: field "entries" repeats line 2: keep one`)
+	assert.Len(t, es, 49, "each repeat once, not each pair")
+	// 16 MiB of empty entries and 48 MiB of one long list exhausted 8 GiB.
+	loadBounded(t, append([]byte("provenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 16<<20/5)...),
+		"hostile.yaml: 6710890 list items and mapping keys, more than the 1048576 a table may have")
+	loadBounded(t, append([]byte("provenance: {source: x}\nentries: ["), bytes.Repeat([]byte("1,"), 24<<20)...),
+		"list items and mapping keys, more than the 1048576 a table may have")
+	// Below the bound, the errors are capped: 500 empty entries make 3 000
+	// problems.
+	es = loadBounded(t, append([]byte("provenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 500)...), "arch is missing")
+	require.Len(t, es, MaxTableErrors+1)
+	// A list of numbers below the bound made an error each, decoded and
+	// matched one by one (10 s at the bound); now it is not decoded.
+	es = loadBounded(t, append(append([]byte("provenance: {source: x}\nentries: ["), bytes.Repeat([]byte("1,"), 2_000)...), "1]\n"...),
+		"hostile.yaml:2: entry must be a mapping of fields (name: value)")
+	require.Len(t, es, MaxTableErrors+1)
+	assert.Regexp(t, `^hostile.yaml: … and \d+ more errors \(only the first 100 found are listed\)$`, es[MaxTableErrors].Error())
 }
 
 // Marshal → LoadTable round-trips any text, those of newlines and tabs

@@ -41,7 +41,8 @@ func TestMergeKeepsOtherEntries(t *testing.T) {
 		{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old90"}}},
 	}}
 	fresh := []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "new90"}}}}
-	got, kept := base.Merge(Provenance{Source: "measured"}, fresh, false)
+	got, kept, err := base.Merge(Provenance{Source: "measured"}, fresh, false)
+	require.NoError(t, err)
 	assert.Empty(t, kept)
 	assert.Equal(t, "measured", got.Provenance.Source)
 	require.Len(t, got.Entries, 2)
@@ -58,18 +59,95 @@ func TestMergeKeepsMeasuredEntries(t *testing.T) {
 		Buckets: []Bucket{{MinM: 1, Kernel: "guess"}}}
 	other := Entry{Arch: SM80, In: BF16, Out: BF16, Layout: "tn", Source: SourceModel, Buckets: []Bucket{{MinM: 1, Kernel: "guess80"}}}
 	base := &Table{Entries: []Entry{measured}}
-	got, kept := base.Merge(Provenance{Source: "measured"}, []Entry{model, other}, false)
+	got, kept, err := base.Merge(Provenance{Source: "measured"}, []Entry{model, other}, false)
+	require.NoError(t, err)
 	assert.Equal(t, []EntryKey{model.Key()}, kept)
 	require.Len(t, got.Entries, 2)
 	assert.Equal(t, "timed", got.Entry(measured.Key()).Buckets[0].Kernel, "the measured entry stays")
 	assert.Equal(t, "guess80", got.Entry(other.Key()).Buckets[0].Kernel, "a new key is added")
-	got, kept = base.Merge(Provenance{Source: "measured"}, []Entry{model}, true)
+	got, kept, err = base.Merge(Provenance{Source: "measured"}, []Entry{model}, true)
+	require.NoError(t, err)
 	assert.Empty(t, kept)
 	assert.Equal(t, "guess", got.Entry(measured.Key()).Buckets[0].Kernel, "replaceMeasured replaces")
 	fresh := measured
 	fresh.Buckets = []Bucket{{MinM: 1, Kernel: "retimed", TimesUS: map[int]float64{1: 29}}}
-	got, _ = base.Merge(Provenance{Source: "measured"}, []Entry{fresh}, false)
+	got, _, err = base.Merge(Provenance{Source: "measured"}, []Entry{fresh}, false)
+	require.NoError(t, err)
 	assert.Equal(t, "retimed", got.Entry(measured.Key()).Buckets[0].Kernel, "a new measurement replaces an old one")
+}
+
+// Merge's result is a deep copy: stripping it leaves the base and fresh
+// entries as they were (it shared their buckets). Two fresh entries with
+// one key are refused (the table they made failed to load); a nil base
+// merges as an empty table, and a nil table neither merges nor marshals
+// by panicking.
+func TestMergeCopiesAndRefusesDuplicates(t *testing.T) {
+	timed := func(kernel string) Entry {
+		return Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Source: SourceMeasured,
+			Buckets: []Bucket{{MinM: 1, Kernel: kernel, SplitK: 1, TimesUS: map[int]float64{1: 3}, RunnerUp: "r"}}}
+	}
+	base := &Table{Provenance: Provenance{Source: "measured"}, Entries: []Entry{timed("old90")}}
+	other := timed("new80")
+	other.Arch = SM80
+	fresh := []Entry{other}
+	got, _, err := base.Merge(base.Provenance, fresh, true)
+	require.NoError(t, err)
+	for i := range got.Entries {
+		got.Entries[i].StripMeasurements()
+		got.Entries[i].Buckets[0].Kernel = "edited"
+	}
+	assert.Equal(t, timed("old90"), base.Entries[0], "the base is not changed")
+	assert.Equal(t, map[int]float64{1: 3}, fresh[0].Buckets[0].TimesUS, "fresh is not changed")
+	assert.Equal(t, "new80", fresh[0].Buckets[0].Kernel)
+
+	_, _, err = base.Merge(base.Provenance, []Entry{timed("a"), other, timed("b")}, true)
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.ErrorContains(t, err, "two entries with this key")
+
+	got, kept, err := (*Table)(nil).Merge(Provenance{Source: "measured"}, fresh, false)
+	require.NoError(t, err)
+	assert.Empty(t, kept)
+	require.Len(t, got.Entries, 1)
+	_, err = (*Table)(nil).Marshal()
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+	assert.Nil(t, (*Table)(nil).Clone())
+}
+
+// DefaultTable hands each caller its own copy: one caller's edit changes
+// neither another's table nor the routes of a planner made before it.
+func TestDefaultTableIsNotShared(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	a, err := DefaultTable()
+	require.NoError(t, err)
+	pl := NewPlanner(cat, a, H200)
+	p := testProblem(16, 4096, 4096)
+	before, err := pl.Plan(&p)
+	require.NoError(t, err)
+	require.Equal(t, LevelExact, before.Level, "the embedded table has an exact entry for 4096×4096")
+	want := a.Entries[0].Buckets[0]
+	for i := range a.Entries {
+		for j := range a.Entries[i].Buckets {
+			a.Entries[i].Buckets[j].Kernel = "edited"
+			a.Entries[i].Buckets[j].TimesUS = nil
+		}
+	}
+	a.Entries = a.Entries[:1]
+	b, err := DefaultTable()
+	require.NoError(t, err)
+	assert.Equal(t, want, b.Entries[0].Buckets[0])
+	assert.Greater(t, len(b.Entries), 1)
+	after, err := NewPlanner(cat, b, H200).Plan(&p)
+	require.NoError(t, err)
+	assert.Equal(t, before.Kernel.Name, after.Kernel.Name)
+	p.M = 200 // not in the planner's cache
+	want200, err := NewPlanner(cat, b, H200).Plan(&p)
+	require.NoError(t, err)
+	got200, err := pl.Plan(&p)
+	require.NoError(t, err, "the planner routes by its own copy")
+	assert.Equal(t, want200.Kernel.Name, got200.Kernel.Name, "the planner routes by its own copy")
 }
 
 func TestStripMeasurements(t *testing.T) {

@@ -187,20 +187,26 @@ type Image struct {
 // Native reports whether the image holds machine code (SASS) that runs on a
 // without JIT compilation: an sm_XY target of a's major version and a minor
 // at most a's (sm_90a counts for sm_90 only).
-func (im *Image) Native(a Arch) bool {
+func (im *Image) Native(a Arch) bool { return im.nativeSet().has(a) }
+
+// nativeSet is the set of archs (up to maxArch) the image holds machine code
+// for (see Native), each target parsed once.
+func (im *Image) nativeSet() *archSet {
+	set := new(archSet)
 	for _, t := range im.Targets {
 		v, err := ParseArch(strings.TrimPrefix(t, "sm_"))
-		if !strings.HasPrefix(t, "sm_") || err != nil {
+		if !strings.HasPrefix(t, "sm_") || err != nil || v < 0 || v > maxArch {
 			continue
 		}
-		if strings.HasSuffix(t, "a") && v != a {
+		if strings.HasSuffix(t, "a") {
+			set[v] = true // arch-specific: that arch only
 			continue
 		}
-		if v/10 == a/10 && v <= a {
-			return true
+		for a := v; a <= min(v/10*10+9, maxArch); a++ {
+			set[a] = true // the same major version, a minor at least v's
 		}
 	}
-	return false
+	return set
 }
 
 // SchemaVersion is the manifest schema this package reads; a manifest of
@@ -223,7 +229,17 @@ type Manifest struct {
 type Catalog struct {
 	m      Manifest
 	byName map[string]*KernelSpec
+	// native[file][a]: the image has native code for arch a (Image.Native),
+	// anyNative[a]: some image has; computed once, for JITOnly.
+	native    map[string]*archSet
+	anyNative archSet
 }
+
+// archSet holds a flag per arch up to maxArch.
+type archSet [maxArch + 1]bool
+
+// has reports a's flag (false beyond maxArch).
+func (s *archSet) has(a Arch) bool { return a >= 0 && int(a) < len(s) && s[a] }
 
 // ParseManifest reads and validates a manifest.
 func ParseManifest(data []byte) (*Catalog, error) {
@@ -232,6 +248,11 @@ func ParseManifest(data []byte) (*Catalog, error) {
 	}
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%w: a manifest is one JSON object", ErrManifest)
+	}
+	// Bounded before decoding: 16 MiB of empty kernels decoded (and then
+	// copied) into 8 GiB.
+	if n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'{'}) + bytes.Count(data, []byte{'['}); n > MaxManifestItems {
+		return nil, fmt.Errorf("%w: %d JSON values, more than the %d a manifest may have", ErrManifest, n, MaxManifestItems)
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -248,8 +269,12 @@ func ParseManifest(data []byte) (*Catalog, error) {
 // Bounds of the manifest's numbers: no real kernel comes near them, and
 // within them every launch computation stays far from overflow.
 const (
-	maxArch      = Arch(200)
-	maxTile      = 4096
+	maxArch = Arch(200)
+	maxTile = 4096
+	// MaxSplitK is the largest split-K factor a manifest's max_split_k, a
+	// table's split_k or a tuning run may name (the shipped kernels split
+	// at most 16 ways): workspace sizes stay far from overflow.
+	MaxSplitK    = 1024
 	MaxSmemBytes = 256 << 10 // the most shared memory a block of any supported GPU may opt into, with margin
 )
 
@@ -264,9 +289,30 @@ func plainFileName(name string) bool {
 // is about 100 KB).
 const MaxManifestBytes = 16 << 20
 
+// Bounds on a manifest's lists, so that loading it and planning over it
+// take bounded time and memory.
+const (
+	// MaxManifestItems bounds the bytes ',', '{' and '[' of a manifest
+	// (every JSON value but the first needs one): the shipped manifest has
+	// about 5 000; each decoded value costs at most a kernel's size.
+	MaxManifestItems = 1 << 18
+	// MaxImages and MaxImageTargets bound the images and each image's
+	// targets (the shipped ones: 2 images of 1 or 2 targets). Planning asks
+	// which images hold native code for the device.
+	MaxImages, MaxImageTargets = 64, 64
+)
+
 // NewCatalog validates a manifest and indexes a copy of it: changing m
 // afterwards does not change the catalog.
 func NewCatalog(m Manifest) (*Catalog, error) {
+	if len(m.Images) > MaxImages {
+		return nil, fmt.Errorf("%w: %d images, more than the %d a manifest may list", ErrManifest, len(m.Images), MaxImages)
+	}
+	for _, im := range m.Images { // before copying them
+		if len(im.Targets) > MaxImageTargets {
+			return nil, fmt.Errorf("%w: image %q: %d targets, more than the %d an image may have", ErrManifest, im.File, len(im.Targets), MaxImageTargets)
+		}
+	}
 	m = m.clone()
 	if m.Schema != SchemaVersion {
 		return nil, fmt.Errorf("%w: schema %d, this build reads schema %d: regenerate the manifest (go generate ./kernels) or use a matching gemmroute", ErrManifest, m.Schema, SchemaVersion)
@@ -274,7 +320,7 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 	if len(m.Images) == 0 || len(m.Kernels) == 0 {
 		return nil, fmt.Errorf("%w: a manifest lists at least one image and one kernel", ErrManifest)
 	}
-	c := &Catalog{m: m, byName: make(map[string]*KernelSpec, len(m.Kernels))}
+	c := &Catalog{m: m, byName: make(map[string]*KernelSpec, len(m.Kernels)), native: map[string]*archSet{}}
 	images := map[string]*Image{}
 	for i := range m.Images {
 		im := &m.Images[i]
@@ -287,6 +333,11 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, fmt.Errorf("%w: image %q: smem_limit must be in [1, %d]", ErrManifest, im.File, MaxSmemBytes)
 		}
 		images[im.File] = im
+		set := im.nativeSet()
+		for a := range set {
+			c.anyNative[a] = c.anyNative[a] || set[a]
+		}
+		c.native[im.File] = set
 	}
 	for i := range m.Kernels {
 		k := &c.m.Kernels[i]
@@ -322,15 +373,15 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("ptr_align and ld_align must be powers of two, at most 256")
 		case k.KMultiple > maxTile:
 			return nil, bad(fmt.Sprintf("k_multiple must be at most %d", maxTile))
-		case k.MaxSplitK < 1:
-			return nil, bad("max_split_k must be ≥ 1")
+		case k.MaxSplitK < 1 || k.MaxSplitK > MaxSplitK:
+			return nil, bad(fmt.Sprintf("max_split_k must be in [1, %d]", MaxSplitK))
 		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
 			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
 		case k.MaxSplitK == 1 && k.Reduction != ReduceNone:
 			return nil, bad("kernels without split-K have reduction \"none\"")
 		case k.IndexBits != 32 && k.IndexBits != 64:
 			return nil, bad("index_bits must be 32 or 64")
-		case k.In.Size() == 0 || (k.Out != F16 && k.Out != BF16):
+		case k.In != F16 && k.In != BF16 && k.In != E4M3 || k.Out != F16 && k.Out != BF16:
 			return nil, bad("unsupported dtypes")
 		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
@@ -399,15 +450,9 @@ func ValidKernelName(name string) bool {
 // JITOnly reports whether k reaches arch a only through PTX JIT while
 // another image of the catalog has native code for a: such a kernel is
 // neither loaded by an engine by default nor routed to.
+// It takes constant time (a manifest of many image targets made one Plan
+// take 53 s).
 func (c *Catalog) JITOnly(k *KernelSpec, a Arch) bool {
-	native, mine := false, false
-	for i := range c.m.Images {
-		im := &c.m.Images[i]
-		n := im.Native(a)
-		native = native || n
-		if im.File == k.Image {
-			mine = n
-		}
-	}
-	return native && !mine
+	mine := c.native[k.Image]
+	return c.anyNative.has(a) && (mine == nil || !mine.has(a))
 }

@@ -2,9 +2,12 @@ package kernels
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,11 +49,13 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"zero tile", func(k *KernelSpec) { k.TileK = 0 }, "tile sizes and threads must be positive"},
 		{"too many threads", func(k *KernelSpec) { k.Threads = 2048 }, "threads ≤ 1024"},
 		{"zero alignment", func(k *KernelSpec) { k.PtrAlign = 0 }, "ptr_align, ld_align and k_multiple must be positive"},
-		{"zero split", func(k *KernelSpec) { k.MaxSplitK = 0 }, "max_split_k must be ≥ 1"},
+		{"zero split", func(k *KernelSpec) { k.MaxSplitK = 0 }, "max_split_k must be in [1, 1024]"},
+		{"absurd split", func(k *KernelSpec) { k.MaxSplitK = 1 << 62 }, "max_split_k must be in [1, 1024]"}, // overflowed the workspace check
 		{"split without reduce kernel", func(k *KernelSpec) { k.ReduceKernel = "" }, "split-K kernels need"},
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
+		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "unsupported dtypes"}, // f32 is only split-K's partials
 		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
 		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
 		{"no min_arch", func(k *KernelSpec) { k.MinArch = 0 }, "min_arch must be in [sm_80, sm_200]"},
@@ -212,4 +217,57 @@ func TestParseNamesTyped(t *testing.T) {
 	_, err = ParseDType("fp64")
 	require.ErrorIs(t, err, ErrInvalidArgument)
 	assert.Contains(t, err.Error(), `unknown dtype "fp64"`)
+}
+
+// ParseManifest answers in bounded time and memory: 16 MiB of empty
+// kernels (decoded, then copied, into 8 GiB) and an image of 200 000
+// targets (one Plan over it took 53 s) are refused; a catalog at the
+// bounds answers JITOnly without walking the targets.
+func TestParseManifestHostile(t *testing.T) {
+	head := `{"schema":3,"images":[{"file":"sm90.fatbin","targets":["sm_90a"],"smem_limit":1}],"kernels":[`
+	start := time.Now()
+	_, err := ParseManifest([]byte(head + strings.Repeat("{},", (16<<20-len(head))/3-1) + "{}]}"))
+	require.ErrorIs(t, err, ErrManifest)
+	assert.ErrorContains(t, err, "JSON values, more than the 262144 a manifest may have")
+	assert.Less(t, time.Since(start), time.Second)
+
+	valid, err := NewCatalog(Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", Targets: []string{"sm_90a"}, SmemLimit: 227 << 10}},
+		Kernels: []KernelSpec{{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
+			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 32,
+			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}})
+	require.NoError(t, err)
+	m := valid.Manifest()
+	m.Images[0].Targets = slices.Repeat([]string{"compute_90"}, 200_000)
+	_, err = NewCatalog(m)
+	require.ErrorIs(t, err, ErrManifest)
+	assert.ErrorContains(t, err, `image "sm90.fatbin": 200000 targets, more than the 64 an image may have`)
+	m.Images = slices.Repeat(valid.Manifest().Images, MaxImages+1)
+	_, err = NewCatalog(m)
+	assert.ErrorContains(t, err, "65 images, more than the 64 a manifest may list")
+
+	// At the bounds: 64 images of 64 targets each.
+	m = valid.Manifest()
+	m.Images = nil
+	for i := range MaxImages {
+		targets := slices.Repeat([]string{"compute_90"}, MaxImageTargets-1)
+		if i == 7 {
+			targets = append(targets, "sm_90a")
+		}
+		m.Images = append(m.Images, Image{File: fmt.Sprintf("i%d.fatbin", i), Targets: targets, SmemLimit: 227 << 10})
+	}
+	m.Kernels[0].Image = "i3.fatbin"
+	c, err := NewCatalog(m)
+	require.NoError(t, err)
+	k := c.Kernel("k90_bf16")
+	assert.True(t, c.JITOnly(k, SM90), "i7 has SASS for sm_90, i3 only PTX")
+	assert.False(t, c.JITOnly(k, SM80))
+	assert.False(t, c.JITOnly(k, 255), "beyond maxArch")
+	allocs := testing.AllocsPerRun(100, func() { c.JITOnly(k, SM90) })
+	assert.Zero(t, allocs)
+	start = time.Now()
+	for range 100_000 {
+		c.JITOnly(k, SM90)
+	}
+	assert.Less(t, time.Since(start), time.Second, "100 000 JITOnly over 4096 targets (it parsed each target each time: ~40 s)")
 }

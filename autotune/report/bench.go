@@ -133,7 +133,7 @@ func WriteBench(path string, rows []BenchRow) error {
 			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3),
 			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed)
 	}
-	return b.save(path)
+	return fileio.WriteAtomic(path, b.bytes())
 }
 
 // scalingColumn is the scaling column of a shape: its mode for e4m3, empty
@@ -211,7 +211,7 @@ func (c *csvBuilder) row(fields ...string) {
 	w.Flush()
 }
 
-func (c *csvBuilder) save(path string) error { return fileio.WriteAtomic(path, []byte(c.b.String())) }
+func (c *csvBuilder) bytes() []byte { return []byte(c.b.String()) }
 
 func itoa(i int) string   { return strconv.Itoa(i) }
 func ff(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

@@ -86,10 +86,13 @@ func bucketLoss(rows []BenchRow, sweep []sweepRow) []lossRow {
 
 // Bench is a bench run to report on.
 type Bench struct {
-	Title    string
-	Rows     []BenchRow
-	Sweep    string // a tune run's tune.csv, for the bucket-loss table ("": none)
-	Ceilings        // the roofline's bandwidth and rates
+	Title string
+	Rows  []BenchRow
+	Sweep string // a tune run's tune.csv, for the bucket-loss table ("": none)
+	// Inputs are the files the report is made from: Write refuses to write
+	// over one.
+	Inputs   []string
+	Ceilings // the roofline's bandwidth and rates
 }
 
 // Write writes dir/report.md and a roofline plot per shape name, and
@@ -111,21 +114,24 @@ func (b *Bench) Write(dir string) (plots int, err error) {
 	}
 	var md strings.Builder
 	b.markdown(&md, losses)
-	var names []string
+	var names []string // in the order of first appearance
+	byName := map[string][]BenchRow{}
 	for _, r := range b.Rows {
-		if !slices.Contains(names, label(r.Shape)) {
-			names = append(names, label(r.Shape))
+		name := label(r.Shape)
+		if byName[name] == nil {
+			names = append(names, name)
 		}
+		byName[name] = append(byName[name], r)
 	}
 	for _, name := range names {
 		png := plotName(name)
-		rows := slices.DeleteFunc(slices.Clone(b.Rows), func(r BenchRow) bool { return label(r.Shape) != name })
-		if err := rooflinePlot(filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
+		rows := byName[name]
+		if err := rooflinePlot(fileio.Outputs{Inputs: b.Inputs}, filepath.Join(dir, png), name, rows, b.Ceilings); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(&md, "![%s](%s)\n\n", name, png)
 	}
-	return len(names), fileio.WriteAtomic(filepath.Join(dir, "report.md"), []byte(md.String()))
+	return len(names), fileio.Outputs{Inputs: b.Inputs}.Write(filepath.Join(dir, "report.md"), []byte(md.String()))
 }
 
 func (b *Bench) markdown(w io.Writer, losses []lossRow) {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"image/color"
@@ -12,6 +13,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/gemmroute/gemmroute/internal/fileio"
 )
 
 var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -65,7 +68,7 @@ func finiteRange(lo, hi float64) bool {
 
 // rooflinePlot draws achieved TFLOP/s against M for gemmroute and cuBLAS
 // beside the roofline (Ceilings.RooflineUS as a rate) for rows of one weight.
-func rooflinePlot(path, title string, rows []BenchRow, c Ceilings) error {
+func rooflinePlot(out fileio.Outputs, path, title string, rows []BenchRow, c Ceilings) error {
 	rows = slices.SortedFunc(slices.Values(rows), func(a, b BenchRow) int { return cmp.Compare(a.M, b.M) })
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (N=%d, K=%d)", title, rows[0].N, rows[0].K)
@@ -114,7 +117,15 @@ func rooflinePlot(path, title string, rows []BenchRow, c Ceilings) error {
 		}
 	}
 	p.Legend.Top, p.Legend.Left = true, true
-	return p.Save(6*vg.Inch, 4*vg.Inch, path)
+	w, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, "png")
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return err
+	}
+	return out.Write(path, buf.Bytes())
 }
 
 func plotColor(r, g, b uint8) color.Color { return color.RGBA{R: r, G: g, B: b, A: 255} }

@@ -25,6 +25,8 @@ type Tune struct {
 	Elapsed  time.Duration
 	Peer     Peer
 	Ceilings // the roofline's bandwidth and rates
+	// Inputs are the files the run read: Write refuses to write over one.
+	Inputs []string
 }
 
 // Write writes the report into dir.
@@ -52,15 +54,16 @@ func (r *Tune) Write(dir string) error {
 		}
 		title := w.Name + " " + w.DType.String()
 		png := plotName(w.Name + "-" + w.DType.String())
-		if err := rooflinePlot(filepath.Join(dir, png), title, rows, r.Ceilings); err != nil {
+		if err := rooflinePlot(fileio.Outputs{Inputs: r.Inputs}, filepath.Join(dir, png), title, rows, r.Ceilings); err != nil {
 			return err
 		}
 		fmt.Fprintf(&md, "![%s](%s)\n\n", title, png)
 	}
-	if err := r.csv().save(filepath.Join(dir, "tune.csv")); err != nil {
+	out := fileio.Outputs{Inputs: r.Inputs}
+	if err := out.Write(filepath.Join(dir, "tune.csv"), r.csv().bytes()); err != nil {
 		return err
 	}
-	return fileio.WriteAtomic(filepath.Join(dir, "tune.md"), []byte(md.String()))
+	return out.Write(filepath.Join(dir, "tune.md"), []byte(md.String()))
 }
 
 // choiceRow is one bucket of the Choices table.

@@ -54,8 +54,15 @@ const MaxDim = 1 << 31
 const (
 	maxReps   = 1_000_000
 	maxRatio  = 1e6
-	maxSplitK = 1024
+	maxSplitK = kernels.MaxSplitK
 )
+
+// repeats reports whether a value of xs (at most maxSplitK long) repeats.
+func repeats(xs []int) bool {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return len(slices.Compact(s)) < len(xs)
+}
 
 // ConfigError names the Config field that broke a rule.
 type ConfigError struct {
@@ -80,7 +87,8 @@ func (c *Config) Validate() error {
 		{c.Catalog == nil, "Catalog", nil, "a catalog: the kernels to tune"},
 		{len(c.Weights) == 0, "Weights", 0, "at least one weight"},
 		{c.MaxM < 1 || c.MaxM > MaxDim || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two up to 2^31 (the last bucket edge)"},
-		{len(c.Splits) == 0 || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 || s > maxSplitK }), "Splits", c.Splits, "positive split-K factors up to 1024, such as 1,2,4,8"},
+		{len(c.Splits) == 0 || len(c.Splits) > maxSplitK || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 || s > maxSplitK }) || repeats(c.Splits),
+			"Splits", c.Splits, "positive split-K factors up to 1024, each once, such as 1,2,4,8"},
 		{c.Workspace < 0, "Workspace", c.Workspace, "≥ 0 bytes"},
 		{!in(c.Prune, 0, maxRatio), "Prune", c.Prune, "≥ 0 and ≤ 1e6 (0: time all)"},
 		{c.ScreenReps < 1 || c.ScreenReps > maxReps, "ScreenReps", c.ScreenReps, "≥ 1 and ≤ 1000000"},

@@ -25,7 +25,10 @@ func Provenance(cat *kernels.Catalog, dev dispatch.DeviceInfo, driver string) di
 // entries do not replace measured ones unless replaceMeasured is set; kept
 // lists those that stayed.
 func Merge(base *dispatch.Table, prov dispatch.Provenance, entries []dispatch.Entry, cat *kernels.Catalog, replaceMeasured bool) (*dispatch.Table, []dispatch.EntryKey, error) {
-	t, kept := base.Merge(prov, entries, replaceMeasured)
+	t, kept, err := base.Merge(prov, entries, replaceMeasured)
+	if err != nil {
+		return nil, nil, err
+	}
 	data, err := t.Marshal()
 	if err != nil {
 		return nil, nil, err

@@ -103,6 +103,9 @@ func ShapeOf(r *fileio.Row) Shape {
 		var err error
 		s.DType, err = kernels.ParseDType(dt)
 		r.Fail(err)
+		if err == nil && !inputDType(s.DType) {
+			r.Fail(fmt.Errorf("%w: dtype %s: a shape's inputs are bf16, f16 or e4m3", kernels.ErrInvalidArgument, s.DType))
+		}
 	}
 	if sc := r.Str("scaling"); sc != "" {
 		var err error
@@ -115,13 +118,21 @@ func ShapeOf(r *fileio.Row) Shape {
 	return s
 }
 
+// inputDType reports whether dt is a GEMM input type: bf16, f16 or e4m3
+// (f32 is only split-K's partials).
+func inputDType(dt dispatch.DType) bool {
+	return dt == dispatch.BF16 || dt == dispatch.F16 || dt == dispatch.E4M3
+}
+
 // WeightsFromShapes returns the distinct weights of shapes (their M is
 // ignored: the tuner picks Ms per bucket). With dtypes, each weight is tuned
 // in each of them; without, in the shape's dtype.
 func WeightsFromShapes(shapes []Shape, dtypes []dispatch.DType) []Weight {
 	var out []Weight
+	seen := map[Weight]bool{}
 	add := func(w Weight) {
-		if !slices.Contains(out, w) {
+		if !seen[w] {
+			seen[w] = true
 			out = append(out, w)
 		}
 	}
@@ -149,7 +160,7 @@ func ParseDTypes(s string) ([]dispatch.DType, error) {
 		if err != nil {
 			return nil, err
 		}
-		if dt != dispatch.BF16 && dt != dispatch.F16 && dt != dispatch.E4M3 {
+		if !inputDType(dt) {
 			return nil, fmt.Errorf("dtype %s: the tuner measures bf16, f16 (16-bit in and out) and e4m3 (e4m3→bf16)", dt)
 		}
 		if !slices.Contains(out, dt) {

@@ -23,12 +23,20 @@ type CSV struct {
 // MaxCSVBytes bounds the CSV files ReadCSV reads.
 const MaxCSVBytes = 64 << 20
 
-// ReadCSV reads path (at most MaxCSVBytes); every column named in need must
-// be in its header.
+// MaxCSVLines bounds the lines of the CSV files ReadCSV reads, counted
+// before parsing (a tune run's tune.csv of every timing has thousands; 64
+// MiB of one-byte rows parsed into 5 GiB).
+const MaxCSVLines = 1 << 20
+
+// ReadCSV reads path (at most MaxCSVBytes and MaxCSVLines); every column
+// named in need must be in its header.
 func ReadCSV(path string, need ...string) (*CSV, error) {
 	data, err := ReadFile(path, MaxCSVBytes, "CSV file")
 	if err != nil {
 		return nil, err
+	}
+	if n := bytes.Count(data, []byte{'\n'}); n > MaxCSVLines {
+		return nil, fmt.Errorf("%s: %d lines, more than the %d a CSV file may have", path, n, MaxCSVLines)
 	}
 	all, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil {
