@@ -136,3 +136,14 @@ func (pl Plan) Explain() string {
 // splitWorkspace is the workspace split-K s needs for p: s fp32 partials of
 // the M×N output.
 func splitWorkspace(p *Problem, s int) int64 { return int64(s) * int64(p.M) * int64(p.N) * 4 }
+
+// Source says where the table entry that routed the plan came from:
+// "measured on NVIDIA H200 (2026-12-01)", or "the analytic model's choice
+// for …, not measured"; "" when no table entry routed it (the heuristic, a
+// no-op, a forced kernel).
+func (pl Plan) Source() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.source
+}
