@@ -27,8 +27,8 @@ func TestHalfConversions(t *testing.T) {
 
 // The CPU backend passes the same table the GPU kernels must pass.
 //
-// Under the race detector only the cases of at most 2^22 multiply-adds run
-// (10 of 16): the serial CPU backend has no concurrency to race, and Fill's
+// Under the race detector only the cases of at most 2^20 multiply-adds run
+// (8 of 16): the serial CPU backend has no concurrency to race, and Fill's
 // parallel reference runs the same per-row tasks on small cases as on large
 // ones, so the large ones (33×769×5125 and the like) only cost minutes there.
 // CI runs every case without -race (the README's test command) and this
@@ -36,7 +36,7 @@ func TestHalfConversions(t *testing.T) {
 func TestCPUBackendPassesAwkwardCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range Awkward() {
-		if raceEnabled && c.M*c.N*c.K > 1<<22 {
+		if raceEnabled && c.M*c.N*c.K > 1<<20 {
 			continue
 		}
 		for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
@@ -94,5 +94,16 @@ func TestRandomParallelChunksAreDeterministic(t *testing.T) {
 				t.Fatalf("%s: element %d is zero", dt, i)
 			}
 		}
+	}
+}
+
+// skipUnderRace skips a test of arithmetic only under the race detector,
+// where it runs 10× slower to check nothing concurrent: its Fill and Random
+// calls run the same parallel code TestCPUBackendPassesAwkwardCases and
+// TestRandomParallelChunksAreDeterministic race. CI runs it without -race.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("arithmetic only; runs without -race (see skipUnderRace)")
 	}
 }
