@@ -86,7 +86,9 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 				if tab, err = loadTable(*table, cat); err != nil {
 					return std.fail(err)
 				}
-				source = fmt.Sprintf("%s, %s", cmp.Or(*table, embeddedTableName), tab.Provenance.Source)
+				// The table's own source is its provenance's (what tune
+				// measured); each entry says its own on the source line.
+				source = cmp.Or(*table, embeddedTableName)
 			}
 			plan, err := dispatch.NewPlanner(cat, tab, dev).Plan(&p)
 			if err != nil {

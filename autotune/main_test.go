@@ -145,3 +145,13 @@ func TestExplainTableFile(t *testing.T) {
 	assert.Contains(t, out, "bucket: [17, 256]")
 	assert.Contains(t, out, "split-K: 2")
 }
+
+// explain on an A100 with the embedded table says whose choices route it:
+// the model's for sm_80, not the H200 that measured the table's sm_90 entries.
+func TestExplainA100SaysItsEntriesSource(t *testing.T) {
+	code, out, errOut := runCLI("explain", "-device", "a100")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "table: buckets.yaml (embedded)\n")
+	assert.Contains(t, out, "source: the analytic model's choice for an sm_80 device")
+	assert.NotContains(t, out, "H200")
+}

@@ -15,7 +15,7 @@ var pointsCmd = &command{
 	Short:     "write the Ms a tune run times as a shapes CSV, for peer_cublas.py",
 	Long: `Points writes every M that tune with the same weight flags times (each
 bucket's edges and its held-out middle) for every weight, in the columns of a
-shapes CSV (name,M,N,K,dtype) that ../shared/gpu/peer_cublas.py reads; give
+shapes CSV (name,M,N,K,dtype) that scripts/peer_cublas.py reads; give
 its output to tune -peer for the report's cuBLAS column. It needs no GPU.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		var w weightFlags

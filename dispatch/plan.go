@@ -153,3 +153,14 @@ func mulSat(a, b int64) int64 {
 	}
 	return a * b
 }
+
+// Source says where the table entry that routed the plan came from:
+// "measured on NVIDIA H200 (2026-12-01)", or "the analytic model's choice
+// for …, not measured"; "" when no table entry routed it (the heuristic, a
+// no-op, a forced kernel).
+func (pl Plan) Source() string {
+	if pl.route == nil {
+		return ""
+	}
+	return pl.route.source
+}

@@ -230,9 +230,15 @@ func (pl *Planner) key(p *Problem) routeKey {
 }
 
 // entrySource says where a table entry's choices came from: measured on
-// which device (the entry's, else the table's), or the model's.
+// which device, or the model's for which. The device is the entry's own;
+// else the table's, but only when the entry's arch is the table's (an older
+// table's sm_80 entries name no device, and the table's H200 is not theirs:
+// such an entry is described by its arch).
 func entrySource(e *Entry, prov Provenance) string {
 	dev, date := cmp.Or(e.Device, prov.Device, "a device the table does not name"), cmp.Or(e.Date, prov.Date)
+	if e.Device == "" && prov.Arch != "" && prov.Arch != e.Arch.String() {
+		dev, date = "an "+e.Arch.String()+" device (the entry names none)", e.Date
+	}
 	if date != "" {
 		date = " (" + date + ")"
 	}

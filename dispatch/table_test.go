@@ -183,4 +183,12 @@ func TestEntrySource(t *testing.T) {
 	assert.Equal(t, "measured on NVIDIA H200 (2026-11-30)", entrySource(&old, prov), "an older table's timed entry: the provenance's device")
 	model := Entry{Source: SourceModel, Device: "NVIDIA A100-SXM4-80GB"}
 	assert.Equal(t, "the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured", entrySource(&model, prov))
+
+	// An entry naming no device is not the table's device's when its arch
+	// is not the table's (buckets.yaml's sm_80 entries on an H200 table).
+	prov.Arch = "sm_90"
+	sm80 := Entry{Arch: SM80, Buckets: []Bucket{{MinM: 1}}}
+	assert.Equal(t, "the analytic model's choice for an sm_80 device (the entry names none), not measured", entrySource(&sm80, prov))
+	sm90 := Entry{Arch: SM90, Buckets: []Bucket{{MinM: 1}}}
+	assert.Equal(t, "the analytic model's choice for NVIDIA H200 (2026-11-30), not measured", entrySource(&sm90, prov))
 }

@@ -260,7 +260,7 @@ func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
 	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
 	require.NoError(t, err)
 	// The Llama-3-8B rows of the repo's shapes file (the names and columns
-	// of ../shared/gpu/shapes-llama3-8b.csv), so tune's points and the
+	// of scripts/shapes-llama3-8b.csv), so tune's points and the
 	// peer's line up.
 	shapes, err := tuning.ReadShapes("../../scripts/shapes-decode.csv")
 	require.NoError(t, err)

@@ -27,7 +27,7 @@ func (w Weight) Aligned() bool { return w.N%8 == 0 && w.K%8 == 0 }
 // parallelism 1 are fused as inference code runs them (q, k and v in one
 // GEMM, gate and up in one).
 type transformer struct {
-	prefix                          string // shape-name prefix, as in ../shared/gpu/shapes-*.csv
+	prefix                          string // shape-name prefix, as in scripts/shapes-*.csv
 	hidden, heads, kvHeads, headDim int
 	ffn                             int // intermediate size
 }

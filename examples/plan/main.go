@@ -46,32 +46,49 @@ func run(w io.Writer) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s (%s, %d SMs), bf16, table: %s\n", dev.Name, dev.Arch, dev.SMs, table.Provenance.Source)
+		fmt.Fprintf(w, "%s (%s, %d SMs), bf16\n", dev.Name, dev.Arch, dev.SMs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "proj\tN×K\tM\tlevel\tbucket\tsplit-K\tkernel")
 		pl := dispatch.NewPlanner(cat, table, dev)
+		// Where each row's choice came from, in order of first use: a
+		// measured entry names the GPU that timed it, the model's entries
+		// the device they were modelled for.
+		var sources []string
+		count := map[string]int{}
 		for _, pr := range projections {
 			for m := 1; m <= 8192; m *= 2 {
-				fmt.Fprintf(tw, "%s\t%d×%d\t%d\t%s\n", pr.name, pr.n, pr.k, m, row(pl, m, pr.n, pr.k))
+				cells, source := row(pl, m, pr.n, pr.k)
+				fmt.Fprintf(tw, "%s\t%d×%d\t%d\t%s\n", pr.name, pr.n, pr.k, m, cells)
+				if count[source]++; count[source] == 1 {
+					sources = append(sources, source)
+				}
 			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, s := range sources {
+			fmt.Fprintf(w, "%d rows: %s\n", count[s], s)
 		}
 	}
 	return nil
 }
 
 // row plans one problem and returns its level, bucket, split-K and kernel as
-// tab-separated cells; an error fills the kernel cell with its first line.
-func row(pl *dispatch.Planner, m, n, k int) string {
+// tab-separated cells, and where the choice came from; an error fills the
+// kernel cell with its first line.
+func row(pl *dispatch.Planner, m, n, k int) (cells, source string) {
 	// Distinct, 256-byte aligned placeholder addresses: planning only reads them.
 	p := dispatch.PlaceholderProblem(m, n, k, dispatch.BF16)
 	plan, err := pl.Plan(&p)
 	if err != nil {
 		msg, _, _ := strings.Cut(err.Error(), "\n")
-		return "error\t-\t-\t" + msg
+		return "error\t-\t-\t" + msg, "no plan"
 	}
 	level, _, _ := strings.Cut(plan.Level.String(), " ") // "exact", "default", "heuristic"
-	return fmt.Sprintf("%s\t%s\t%d\t%s", level, plan.Bucket(), plan.SplitK, plan.Kernel.Name)
+	source = level + " entries: " + plan.Source()
+	if plan.Source() == "" {
+		source = "no table entry: the analytic heuristic over the constraint survivors"
+	}
+	return fmt.Sprintf("%s\t%s\t%d\t%s", level, plan.Bucket(), plan.SplitK, plan.Kernel.Name), source
 }

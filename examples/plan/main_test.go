@@ -23,4 +23,13 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2*4*14, rows)
+
+	// Each device's rows say where their choices came from, and the
+	// A100's are not said to be the H200's measurements.
+	h200, a100, ok := strings.Cut(text, "NVIDIA A100")
+	require.True(t, ok)
+	assert.Contains(t, h200, "56 rows: exact entries: measured on NVIDIA H200")
+	assert.Contains(t, a100, "the analytic model's choice for an sm_80 device")
+	assert.NotContains(t, a100, "H200")
+	assert.NotContains(t, text, "table: measured")
 }

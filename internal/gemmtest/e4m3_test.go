@@ -67,6 +67,7 @@ func nearestE4M3(f float64) uint8 {
 // neighbours to the even one and every point off a midpoint to the nearest,
 // and saturates; checked against the decoder over all codes.
 func TestE4M3EncodeExhaustive(t *testing.T) {
+	skipUnderRace(t)
 	for c := range 256 {
 		if c&0x7f == 0x7f {
 			continue
@@ -105,6 +106,7 @@ func TestE4M3EncodeExhaustive(t *testing.T) {
 // Random e4m3 codes are finite, nonzero, spread over the binades, and both
 // signs.
 func TestRandomE4M3(t *testing.T) {
+	skipUnderRace(t)
 	codes := Random(dispatch.E4M3, 1<<16, rand.New(rand.NewPCG(9, 10)))
 	binades := map[int]bool{}
 	var neg int
@@ -210,6 +212,7 @@ func cpuCases() []Case {
 // The CPU backend passes Check in every e4m3 combination: the reference,
 // the scales' layout and the tolerance agree with a float32 kernel.
 func TestCPUBackendPassesE4M3(t *testing.T) {
+	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(13, 14))
 	for _, ty := range E4M3Types() {
 		for _, c := range cpuCases() {
@@ -228,6 +231,7 @@ func truncate12(x float32) float32 { return math.Float32frombits(math.Float32bit
 // float32 every 128 — the model the tolerance is derived from — on long K
 // too; and it is not so wide that a 6-bit accumulator passes.
 func TestE4M3ToleranceCoversHopperAccumulator(t *testing.T) {
+	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}, {In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}} {
 		for _, c := range []Case{{Name: "k5125", M: 4, N: 64, K: 5125}, {Name: "k16384", M: 2, N: 32, K: 16384, Bias: true}} {
@@ -245,6 +249,7 @@ func TestE4M3ToleranceCoversHopperAccumulator(t *testing.T) {
 // (torch._scaled_mm's default, use_fast_accum=False): the same 14-bit
 // accumulator kept over all of a long K fails it (see eps8).
 func TestE4M3ToleranceRejectsUnpromotedAccumulator(t *testing.T) {
+	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}, {In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}} {
 		d := FillTypes(Case{Name: "k16384", M: 4, N: 256, K: 16384}, ty, rng, 0)

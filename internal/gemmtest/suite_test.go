@@ -3,6 +3,7 @@ package gemmtest
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -25,9 +26,19 @@ func TestHalfConversions(t *testing.T) {
 }
 
 // The CPU backend passes the same table the GPU kernels must pass.
+//
+// Under the race detector only the cases of at most 2^20 multiply-adds run
+// (8 of 16): the serial CPU backend has no concurrency to race, and Fill's
+// parallel reference runs the same per-row tasks on small cases as on large
+// ones, so the large ones (33×769×5125 and the like) only cost minutes there.
+// CI runs every case without -race (the README's test command) and this
+// package again with -race.
 func TestCPUBackendPassesAwkwardCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range Awkward() {
+		if raceEnabled && c.M*c.N*c.K > 1<<20 {
+			continue
+		}
 		for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
 			d := Fill(c, dt, rng)
 			require.NoError(t, d.Check(d.CPU()), "%s %s", c.Name, dt)
@@ -67,4 +78,32 @@ func TestSampledCheckStillSeesUnwritten(t *testing.T) {
 		}
 	}
 	require.ErrorContains(t, d.Check(good), "not written")
+}
+
+// Random draws large buffers in parallel chunks of 2^20, each seeded from
+// rng in order: the result depends only on rng's state, the chunks do not
+// overlap (run with -race), and no value is zero.
+func TestRandomParallelChunksAreDeterministic(t *testing.T) {
+	const n = 2<<20 + 12345 // three chunks, the last one partial
+	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.E4M3} {
+		a := Random(dt, n, rand.New(rand.NewPCG(7, 8)))
+		b := Random(dt, n, rand.New(rand.NewPCG(7, 8)))
+		require.True(t, slices.Equal(a, b), "%s: two draws from one rng state differ", dt)
+		for i, v := range a {
+			if FromBits(dt, v) == 0 {
+				t.Fatalf("%s: element %d is zero", dt, i)
+			}
+		}
+	}
+}
+
+// skipUnderRace skips a test of arithmetic only under the race detector,
+// where it runs 10× slower to check nothing concurrent: its Fill and Random
+// calls run the same parallel code TestCPUBackendPassesAwkwardCases and
+// TestRandomParallelChunksAreDeterministic race. CI runs it without -race.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("arithmetic only; runs without -race (see skipUnderRace)")
+	}
 }

@@ -1,0 +1,61 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// The README's performance figures are what the committed results give:
+// regenerating its blocks changes no byte.
+func TestReadmeFiguresMatchTheCommittedResults(t *testing.T) {
+	root := filepath.Join("..", "..")
+	old, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	got, err := Readme(root, old)
+	require.NoError(t, err)
+	if !bytes.Equal(got, old) {
+		a, b := strings.Split(string(old), "\n"), strings.Split(string(got), "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("README.md line %d disagrees with the committed results:\n have %q\n want %q\nrun: %s", i+1, a[i], b[i], ReadmeCommand)
+			}
+		}
+		t.Fatalf("README.md disagrees with the committed results (%d lines, want %d); run: %s", len(a), len(b), ReadmeCommand)
+	}
+}
+
+// A run's ceilings come back from its peer CSV's roofline floors as the
+// peer's header printed them: the e4m3 run's CSV and log agree, and the
+// bf16 session's floors give the 715 TFLOP/s, 4.45 TB/s its summary states.
+func TestPeerCeilingsFromTheFloors(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fromLog, _, err := fp8Ceilings(filepath.Join(root, readmeFP8PeerLog))
+	require.NoError(t, err)
+	fromCSV, err := peerCeilings(filepath.Join(root, "docs/perf/2026-12-01-h200-fp8/call8-peer.csv"), dispatch.E4M3)
+	require.NoError(t, err)
+	require.Equal(t, fromLog, fromCSV)
+	bf16, err := peerCeilings(filepath.Join(root, readmeBF16Peer), dispatch.BF16)
+	require.NoError(t, err)
+	require.Equal(t, measured{readTBs: 4.45, peakTF: 715}, bf16)
+}
+
+// A README without a block's markers, or with a block twice, is refused.
+func TestReadmeNeedsEveryBlockOnce(t *testing.T) {
+	root := filepath.Join("..", "..")
+	_, err := Readme(root, []byte("# no blocks\n"))
+	require.ErrorContains(t, err, "want exactly one line")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	begin := "<!-- generated: padded (" + ReadmeCommand + ") -->\n"
+	_, err = Readme(root, append(readme, begin...))
+	require.ErrorContains(t, err, "exactly one")
+	_, err = Readme(root, bytes.Replace(readme, []byte("<!-- end generated: padded -->\n"), nil, 1))
+	require.ErrorContains(t, err, "no line")
+}
