@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,8 +26,8 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-01-h200-session/bench.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-01-h200-session/peer.csv"
+	readmeBF16Bench = "docs/perf/2026-12-01-h200-mc/c6/bench.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-01-h200-mc/c6/peer.csv"
 	// An earlier run of the same bench, for the before/after sentence.
 	readmeBF16Before = "docs/perf/2026-11-30-h200-wgmma/bench.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
@@ -248,10 +249,10 @@ func bf16Table(rows []BenchRow, c measured) string {
 	fmt.Fprintf(&b, "One NVIDIA H200 (driver 580.159.04), bf16, per-call time by CUDA-graph\n"+
 		"replay over rotating weights (≥ 3× L2), median of 20 replays; cuBLAS\n"+
 		"through torch timed in the same run by the same method; the committed\n"+
-		"table (tuned this run). %% roofline = max(flops / %.0f TFLOP/s, bytes /\n"+
-		"%.2f TB/s) over our time, the ceilings measured in the run. Full data:\n"+
-		"[`docs/perf/2026-12-01-h200-session`](docs/perf/2026-12-01-h200-session/README.md).\n\n",
-		c.peakTF, c.readTBs)
+		"table. %% roofline = max(flops / %.0f TFLOP/s, bytes / %.2f TB/s) over\n"+
+		"our time, the ceilings measured in the run. Full data:\n"+
+		"[`%s`](%s/README.md).\n\n",
+		c.peakTF, c.readTBs, path.Dir(path.Dir(readmeBF16Bench)), path.Dir(path.Dir(readmeBF16Bench)))
 	b.WriteString("| weight (N×K) | M = 1 | 16 | 64 | 256 | 1024 | 4096 | 8192 |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, wt := range append(slices.Clone(llama), struct{ name, label string }{oddName, "odd"}) {
 		var cells []string
@@ -326,10 +327,10 @@ func bf16Notes(rows, before []BenchRow) string {
 	var b strings.Builder
 	now := func(r mRange) string { return x(geo(rows, isLlama, r)) }
 	was := func(r mRange) string { return x(geo(before, isLlama, r)) }
-	fmt.Fprintf(&b, "Geometric means over the four Llama-3-8B weights (%d Ms each, 1…8192):\n"+
+	fmt.Fprintf(&b, "Geometric means over the four Llama-3-8B weights (%d Ms each, 1…%d):\n"+
 		"%s %s, %s %s, %s %s, %s %s\n"+
 		"(2026-11-30, `%s`: %s, %s, %s, %s).\n",
-		len(msWhere(rows, llama[0].name, func(float64) bool { return true })),
+		len(msWhere(rows, llama[0].name, func(float64) bool { return true })), slices.Max(msWhere(rows, llama[0].name, func(float64) bool { return true })),
 		small.label, now(small), mid.label, now(mid), upper.label, now(upper), large.label, now(large),
 		readmeBF16Before, was(small), was(mid), was(upper), was(large))
 	b.WriteString("Faster than cuBLAS (× above 1) at M =")
