@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/gemmroute/gemmroute"
@@ -17,7 +16,7 @@ const manifestHelp = "kernel manifest JSON (default: $GEMMROUTE_KERNEL_DIR's man
 // manifest.json when that is set (as the engine does), else the embedded one.
 func loadCatalog(path string) (*kernels.Catalog, error) {
 	if path == "" {
-		dir := os.Getenv("GEMMROUTE_KERNEL_DIR")
+		dir := kernels.Dir("")
 		if dir == "" {
 			return dispatch.DefaultCatalog()
 		}

@@ -114,11 +114,9 @@ func (e *Engine) open(opts Options) error {
 }
 
 // kernelSource returns the catalog and image reader: dir (or
-// $GEMMROUTE_KERNEL_DIR) when set, else the embedded kernels.
+// $GEMMROUTE_KERNEL_DIR: kernels.Dir) when set, else the embedded kernels.
 func kernelSource(dir string) (*kernels.Catalog, func(string) ([]byte, error), error) {
-	if dir == "" {
-		dir = os.Getenv("GEMMROUTE_KERNEL_DIR")
-	}
+	dir = kernels.Dir(dir)
 	if dir == "" {
 		cat, err := DefaultCatalog()
 		return cat, func(f string) ([]byte, error) { return kernels.Images.ReadFile("images/" + f) }, err
