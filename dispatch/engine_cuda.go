@@ -123,7 +123,7 @@ func kernelSource(dir string) (*kernels.Catalog, func(string) ([]byte, error), e
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: kernel directory: %v", ErrManifest, err)
+		return nil, nil, fmt.Errorf("%w: kernel directory: %w", ErrManifest, err)
 	}
 	cat, err := kernels.ParseManifest(b)
 	return cat, func(f string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "images", f)) }, err
@@ -158,7 +158,7 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 		}
 		data, err := readImage(im.File)
 		if err != nil {
-			return nil, fmt.Errorf("%w: image %s: %v (rebuild with kernels/build.sh)", ErrNoBinary, im.File, err)
+			return nil, fmt.Errorf("%w: image %s: %w (rebuild with kernels/build.sh)", ErrNoBinary, im.File, err)
 		}
 		mod, err := e.ctx.LoadModule(data)
 		var ce *cuda.Error
