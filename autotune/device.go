@@ -10,10 +10,10 @@ import (
 // deviceFlags describe a GPU no preset matches: each one set replaces the
 // preset's field.
 type deviceFlags struct {
-	name          string
-	sms, smem     int
-	l2, workspace int64
-	readBW, peak  float64
+	name         string
+	sms, smem    int
+	l2           int64
+	readBW, peak float64
 }
 
 func (d *deviceFlags) register(fs *flag.FlagSet) {
@@ -21,7 +21,6 @@ func (d *deviceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&d.sms, "sms", 0, "streaming multiprocessors")
 	fs.IntVar(&d.smem, "smem", 0, "opt-in shared memory per block, bytes")
 	fs.Int64Var(&d.l2, "l2", 0, "L2 cache, bytes")
-	fs.Int64Var(&d.workspace, "workspace", 0, "split-K workspace per stream, bytes (the engine's Options.WorkspaceBytes)")
 	fs.Float64Var(&d.readBW, "read-bw", 0, "pure-read bandwidth, bytes/s")
 	fs.Float64Var(&d.peak, "peak", 0, "dense 16-bit tensor rate, FLOP/s")
 }
@@ -40,7 +39,6 @@ func (d *deviceFlags) apply(dev *dispatch.DeviceInfo, set map[string]bool) error
 		{"sms", float64(d.sms), func() { dev.SMs = d.sms }},
 		{"smem", float64(d.smem), func() { dev.SmemOptIn = d.smem }},
 		{"l2", float64(d.l2), func() { dev.L2Bytes = d.l2 }},
-		{"workspace", float64(d.workspace), func() { dev.WorkspaceBytes = d.workspace }},
 		{"read-bw", d.readBW, func() { dev.ReadBandwidth = d.readBW }},
 		{"peak", d.peak, func() { dev.PeakFLOPS = d.peak }},
 	} {

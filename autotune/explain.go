@@ -23,6 +23,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		device := fs.String("device", "", "device preset: "+strings.Join(dispatch.DevicePresetNames(), ", ")+" (default: the preset of -arch: a100, a10, l4, h200, b200)")
 		var custom deviceFlags
 		custom.register(fs)
+		workspace := fs.Int64("workspace", 0, "split-K workspace per stream, bytes: the engine's Options.WorkspaceBytes (default dispatch.DefaultWorkspaceBytes)")
 		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
 		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
 		scaling := fs.String("scaling", "", "e4m3 scaling: tensor (the scalars 1), row or block128 (placeholder scale vectors)")
@@ -53,6 +54,9 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			}
 			if err == nil {
 				err = custom.apply(&dev, set)
+			}
+			if err == nil && set["workspace"] && *workspace <= 0 {
+				err = fmt.Errorf("-workspace %d: want a positive number of bytes", *workspace)
 			}
 			if err == nil && *out != "" {
 				p.Out, err = kernels.ParseDType(*out)
@@ -90,7 +94,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 				// measured); each entry says its own on the source line.
 				source = cmp.Or(*table, embeddedTableName)
 			}
-			plan, err := dispatch.NewPlanner(cat, tab, dev).Plan(&p)
+			plan, err := dispatch.NewPlanner(cat, tab, dev, dispatch.Limits{WorkspaceBytes: *workspace}).Plan(&p)
 			if err != nil {
 				return std.fail(err)
 			}

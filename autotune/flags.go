@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,11 +103,7 @@ func (c *configFlags) config() (*tuning.Config, *dispatch.Table, error) {
 // inputs are the files the flags name for the run to read: the shapes CSV,
 // the manifest (-manifest, else $GEMMROUTE_KERNEL_DIR's) and the base table.
 func (c *configFlags) inputs() []string {
-	manifest := c.manifest
-	if dir := os.Getenv("GEMMROUTE_KERNEL_DIR"); manifest == "" && dir != "" {
-		manifest = filepath.Join(dir, "manifest.json")
-	}
-	return []string{c.shapes, manifest, c.base}
+	return []string{c.shapes, manifestPath(c.manifest), c.base}
 }
 
 // flagError names the flag of a *tuning.ConfigError.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/gemmroute/gemmroute"
@@ -13,15 +12,21 @@ import (
 // manifestHelp is the -manifest flag's help, the same for every command.
 const manifestHelp = "kernel manifest JSON (default: $GEMMROUTE_KERNEL_DIR's manifest.json, else the embedded one)"
 
-// loadCatalog reads a kernel manifest; "" means $GEMMROUTE_KERNEL_DIR's
-// manifest.json when that is set (as the engine does), else the embedded one.
+// manifestPath is the manifest file -manifest path names: path, else
+// $GEMMROUTE_KERNEL_DIR's manifest.json when that is set (kernels.Dir, as
+// the engine finds it), else "" for the embedded one.
+func manifestPath(path string) string {
+	if dir := kernels.Dir(""); path == "" && dir != "" {
+		return filepath.Join(dir, "manifest.json")
+	}
+	return path
+}
+
+// loadCatalog reads the kernel manifest manifestPath(path) names, or the
+// embedded one.
 func loadCatalog(path string) (*kernels.Catalog, error) {
-	if path == "" {
-		dir := os.Getenv("GEMMROUTE_KERNEL_DIR")
-		if dir == "" {
-			return dispatch.DefaultCatalog()
-		}
-		path = filepath.Join(dir, "manifest.json")
+	if path = manifestPath(path); path == "" {
+		return dispatch.DefaultCatalog()
 	}
 	data, err := fileio.ReadFile(path, kernels.MaxManifestBytes, "manifest")
 	if err != nil {

@@ -28,7 +28,7 @@ const (
 	ruleIndexWidth                   // 32-bit offsets, problem of 2^31 elements or more
 	ruleGridY                        // more M tiles than gridDim.y allows
 	ruleSplitK                       // split-K factor outside the kernel's range
-	ruleWorkspace                    // split-K workspace above the per-stream reservation
+	ruleWorkspace                    // split-K workspace above the limit, or split-K not allowed
 	ruleExperimental                 // not yet run on a GPU: only a table entry routes to it
 )
 
@@ -46,7 +46,7 @@ var ruleText = [...]string{
 	ruleIndexWidth:   "use 32-bit offsets, the problem needs 64",
 	ruleGridY:        "need more M tiles than gridDim.y allows",
 	ruleSplitK:       "have no such split-K factor",
-	ruleWorkspace:    "need more split-K workspace than is reserved per stream",
+	ruleWorkspace:    "need more split-K workspace than the plan may have",
 	ruleExperimental: "are experimental (not yet run on a GPU): only a measured table entry routes to them",
 }
 
@@ -84,9 +84,9 @@ func (rj rejection) rank() int {
 const maxGridY = 65535
 
 // checkKernel returns the zero rejection when kernel k may run problem p
-// with the given split-K factor on dev, and otherwise the first rule it
-// breaks. It allocates only to reject.
-func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) rejection {
+// with the given split-K factor on dev within lim (defaults filled in), and
+// otherwise the first rule it breaks. It allocates only to reject.
+func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, splitK int) rejection {
 	rj := func(r rule, format string, args ...any) rejection {
 		return rejection{kernel: k.Name, rule: r, detail: fmt.Sprintf(format, args...), otherTypes: k.In != p.In || k.Out != p.Out}
 	}
@@ -117,9 +117,12 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, splitK int) 
 		return rj(ruleGridY, "M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:
 		return rj(ruleSplitK, "split-K %d outside 1..%d", splitK, k.MaxSplitK)
-	case splitK > 1 && dev.WorkspaceBytes > 0 && splitWorkspace(p, splitK) > dev.WorkspaceBytes:
-		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, %d B reserved per stream (Options.WorkspaceBytes)",
-			splitK, splitWorkspace(p, splitK), dev.WorkspaceBytes)
+	case splitK > 1 && lim.NoSplitK:
+		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, and this plan may have none (Limits.NoSplitK: a stream being captured without a workspace)",
+			splitK, splitWorkspace(p, splitK))
+	case splitK > 1 && splitWorkspace(p, splitK) > lim.WorkspaceBytes:
+		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, %d B reserved per stream (Limits.WorkspaceBytes, an engine's Options.WorkspaceBytes)",
+			splitK, splitWorkspace(p, splitK), lim.WorkspaceBytes)
 	}
 	return rejection{}
 }
@@ -132,12 +135,12 @@ func archOrAny(a Arch) string {
 }
 
 // filter returns the kernels of cat that the heuristic may pick for p on
-// dev without split-K (split-K 1) — not JIT-only and not experimental — and
-// a rejection for every kernel it leaves out.
-func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo) (survivors []*kernels.KernelSpec, rejected []rejection) {
+// dev within lim without split-K (split-K 1) — not JIT-only and not
+// experimental — and a rejection for every kernel it leaves out.
+func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo, lim Limits) (survivors []*kernels.KernelSpec, rejected []rejection) {
 	for _, spec := range cat.Kernels() {
 		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
-		rj := checkKernel(k, p, dev, 1)
+		rj := checkKernel(k, p, dev, lim, 1)
 		if rj.ok() && cat.JITOnly(k, dev.Arch) {
 			rj = rejection{kernel: k.Name, rule: ruleArch, detail: fmt.Sprintf("%s reaches %s only through PTX JIT, and a native image covers it", k.Image, dev.Arch)}
 		}

@@ -13,24 +13,21 @@ type DeviceInfo struct {
 	MemBytes      int64   // device memory
 	ReadBandwidth float64 // measured pure-read bandwidth, bytes/s (0: unknown)
 	PeakFLOPS     float64 // measured dense 16-bit tensor rate, FLOP/s (0: unknown)
-	// WorkspaceBytes caps the split-K workspace a plan may need (an engine
-	// sets its per-stream reservation, Options.WorkspaceBytes); 0: no cap.
-	WorkspaceBytes int64
 }
 
 // Presets of the GPUs people serve inference on. The H200's bandwidth and
 // rate are ceilings the team measured (2026-11-30); the others are leads
 // from datasheets (memory bandwidth, dense 16-bit tensor rate with fp32
-// accumulation), good for ranking kernels, not for predicting times. Every
-// preset carries the engine's default per-stream workspace cap, so that an
-// offline plan is the plan the engine makes.
+// accumulation), good for ranking kernels, not for predicting times. What an
+// engine allows a plan (its split-K workspace) is no part of a device: see
+// Limits.
 var (
 	A100 = DeviceInfo{Name: "NVIDIA A100-SXM4-80GB", Arch: SM80, SMs: 108, L2Bytes: 40 << 20,
-		SmemOptIn: 163 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 280e12, WorkspaceBytes: DefaultWorkspaceBytes}
+		SmemOptIn: 163 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 280e12}
 	H100 = DeviceInfo{Name: "NVIDIA H100 80GB HBM3", Arch: SM90, SMs: 132, L2Bytes: 50 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 3.0e12, PeakFLOPS: 750e12, WorkspaceBytes: DefaultWorkspaceBytes}
+		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 3.0e12, PeakFLOPS: 750e12}
 	H200 = DeviceInfo{Name: "NVIDIA H200", Arch: SM90, SMs: 132, L2Bytes: 60 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 141 << 30, ReadBandwidth: 4.54e12, PeakFLOPS: 750e12, WorkspaceBytes: DefaultWorkspaceBytes}
+		SmemOptIn: 227 << 10, MemBytes: 141 << 30, ReadBandwidth: 4.54e12, PeakFLOPS: 750e12}
 )
 
 // presets are every device DevicePreset knows, by short name, with the
@@ -42,24 +39,24 @@ var presets = []struct {
 	info  DeviceInfo
 }{
 	{"rtx4090", []string{"RTX 4090"}, DeviceInfo{Name: "NVIDIA GeForce RTX 4090", Arch: SM89, SMs: 128, L2Bytes: 72 << 20,
-		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 1.0e12, PeakFLOPS: 165e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 1.0e12, PeakFLOPS: 165e12}},
 	{"l40s", []string{"L40S"}, DeviceInfo{Name: "NVIDIA L40S", Arch: SM89, SMs: 142, L2Bytes: 96 << 20,
-		SmemOptIn: 99 << 10, MemBytes: 48 << 30, ReadBandwidth: 0.864e12, PeakFLOPS: 362e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 99 << 10, MemBytes: 48 << 30, ReadBandwidth: 0.864e12, PeakFLOPS: 362e12}},
 	{"l4", []string{"L4"}, DeviceInfo{Name: "NVIDIA L4", Arch: SM89, SMs: 58, L2Bytes: 48 << 20,
-		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12}},
 	{"a100-40", []string{"A100-SXM4-40GB", "A100-PCIE-40GB", "A100 40GB"}, DeviceInfo{Name: "NVIDIA A100-SXM4-40GB", Arch: SM80, SMs: 108,
-		L2Bytes: 40 << 20, SmemOptIn: 163 << 10, MemBytes: 40 << 30, ReadBandwidth: 1.4e12, PeakFLOPS: 280e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		L2Bytes: 40 << 20, SmemOptIn: 163 << 10, MemBytes: 40 << 30, ReadBandwidth: 1.4e12, PeakFLOPS: 280e12}},
 	{"a100", []string{"A100"}, A100},
 	{"a10", []string{"A10"}, DeviceInfo{Name: "NVIDIA A10", Arch: SM86, SMs: 72, L2Bytes: 6 << 20,
-		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.6e12, PeakFLOPS: 125e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 99 << 10, MemBytes: 24 << 30, ReadBandwidth: 0.6e12, PeakFLOPS: 125e12}},
 	{"h100-pcie", []string{"H100 PCIe"}, DeviceInfo{Name: "NVIDIA H100 PCIe", Arch: SM90, SMs: 114, L2Bytes: 50 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 600e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 227 << 10, MemBytes: 80 << 30, ReadBandwidth: 1.8e12, PeakFLOPS: 600e12}},
 	{"h100", []string{"H100"}, H100},
 	{"h200", []string{"H200"}, H200},
 	// Blackwell: no sm_100 image ships; the sm80 image's compute_80 PTX is
 	// JIT-compiled there (correct, not tuned).
 	{"b200", []string{"B200"}, DeviceInfo{Name: "NVIDIA B200", Arch: 100, SMs: 148, L2Bytes: 126 << 20,
-		SmemOptIn: 227 << 10, MemBytes: 180 << 30, ReadBandwidth: 7.0e12, PeakFLOPS: 2000e12, WorkspaceBytes: DefaultWorkspaceBytes}},
+		SmemOptIn: 227 << 10, MemBytes: 180 << 30, ReadBandwidth: 7.0e12, PeakFLOPS: 2000e12}},
 }
 
 // DevicePreset returns a preset by short name (DevicePresetNames lists
@@ -94,12 +91,4 @@ func presetFor(name string) (DeviceInfo, bool) {
 		}
 	}
 	return DeviceInfo{}, false
-}
-
-// withoutWorkspace is d for plans that must not split K (a stream being
-// captured with no workspace): a workspace cap that no split-K plan fits
-// under, its fp32 partials needing at least 8 bytes.
-func (d DeviceInfo) withoutWorkspace() DeviceInfo {
-	d.WorkspaceBytes = 1
-	return d
 }

@@ -31,9 +31,11 @@
 // # Planning without a GPU
 //
 // Planning needs no GPU and works in a -tags nocuda build:
-// NewPlanner(catalog, table, dispatch.H200).Plan(&p) answers with the Plan
-// the engine on that device would launch (DefaultCatalog and DefaultTable
-// are the embedded ones; DevicePreset knows the common GPUs). Fake, well
+// NewPlanner(catalog, table, dispatch.H200, dispatch.Limits{}).Plan(&p)
+// answers with the Plan the engine on that device with the default Options
+// would launch (DefaultCatalog and DefaultTable are the embedded ones;
+// DevicePreset knows the common GPUs; Limits say what the engine allows a
+// plan, e.g. its Options.WorkspaceBytes). Fake, well
 // aligned pointers will do: planning only reads their alignment.
 //
 // # FP8 (e4m3) scaling

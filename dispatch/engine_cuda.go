@@ -35,13 +35,9 @@ import (
 type Engine struct {
 	ctx     *cuda.Context
 	dev     DeviceInfo
-	planner *Planner
+	planner *Planner // within the engine's Limits (its per-stream workspace)
 	fns     map[*kernels.KernelSpec]launchFns
 	modules []cuda.Module
-
-	// noSplit plans without split-K: for a stream being captured that has
-	// no workspace (nothing may be allocated during capture).
-	noSplit *Planner
 
 	mu     sync.RWMutex
 	ws     map[Stream]*workspace
@@ -51,7 +47,9 @@ type Engine struct {
 	cerr   error
 }
 
-type launchFns struct{ main, reduce cuda.Function }
+// launchFns are a kernel spec's functions, resolved at Open, indexed by the
+// launchFn of a plan's launch.
+type launchFns [numFns]cuda.Function
 
 // workspace is one stream's split-K scratch. It is reference-counted: the
 // stream holds one reference and every Graph captured while it was current
@@ -111,29 +109,21 @@ func (e *Engine) open(opts Options) error {
 			return err
 		}
 	}
-	ws := opts.WorkspaceBytes
-	if ws == 0 {
-		ws = DefaultWorkspaceBytes
-	}
-	e.dev.WorkspaceBytes = ws
-	e.planner = NewPlanner(loaded, table, e.dev)
-	e.noSplit = NewPlanner(loaded, table, e.dev.withoutWorkspace())
+	e.planner = NewPlanner(loaded, table, e.dev, Limits{WorkspaceBytes: opts.WorkspaceBytes})
 	return nil
 }
 
 // kernelSource returns the catalog and image reader: dir (or
-// $GEMMROUTE_KERNEL_DIR) when set, else the embedded kernels.
+// $GEMMROUTE_KERNEL_DIR: kernels.Dir) when set, else the embedded kernels.
 func kernelSource(dir string) (*kernels.Catalog, func(string) ([]byte, error), error) {
-	if dir == "" {
-		dir = os.Getenv("GEMMROUTE_KERNEL_DIR")
-	}
+	dir = kernels.Dir(dir)
 	if dir == "" {
 		cat, err := DefaultCatalog()
 		return cat, func(f string) ([]byte, error) { return kernels.Images.ReadFile("images/" + f) }, err
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: kernel directory: %v", ErrManifest, err)
+		return nil, nil, fmt.Errorf("%w: kernel directory: %w", ErrManifest, err)
 	}
 	cat, err := kernels.ParseManifest(b)
 	return cat, func(f string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, "images", f)) }, err
@@ -168,7 +158,7 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 		}
 		data, err := readImage(im.File)
 		if err != nil {
-			return nil, fmt.Errorf("%w: image %s: %v (rebuild with kernels/build.sh)", ErrNoBinary, im.File, err)
+			return nil, fmt.Errorf("%w: image %s: %w (rebuild with kernels/build.sh)", ErrNoBinary, im.File, err)
 		}
 		mod, err := e.ctx.LoadModule(data)
 		var ce *cuda.Error
@@ -182,8 +172,11 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 		e.modules = append(e.modules, mod)
 		for _, k := range want {
 			var f launchFns
-			if f.main, err = e.ctx.Function(mod, k.Name, k.SmemBytes); err == nil && k.MaxSplitK > 1 {
-				f.reduce, err = e.ctx.Function(mod, k.ReduceKernel, 0)
+			for fn := range launchFn(kernelFns(k)) { // what a plan's launches start
+				name, smem := fn.of(k)
+				if f[fn], err = e.ctx.Function(mod, name, smem); err != nil {
+					break
+				}
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%w (image %s: manifest and image disagree: rebuild with kernels/build.sh)", cudaErr(err), im.File)
@@ -249,14 +242,15 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if q := &pl.problem; pl.Kernel == nil || q.M != p.M || q.N != p.N || q.K != p.K {
 		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, q.M, q.N, q.K, p.M, p.N, p.K)
 	}
-	if rj := checkKernel(pl.Kernel, p, e.dev, pl.SplitK); !rj.ok() {
+	if rj := checkKernel(pl.Kernel, p, e.dev, e.planner.lim, pl.SplitK); !rj.ok() {
 		return fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, pl.Kernel.Name, rj.detail)
 	}
 	return e.launch(pl, p, s)
 }
 
-// launch fills the parameter block and starts the kernel (and the split-K
-// reduce). It allocates nothing.
+// launch fills the parameter block and makes the plan's launches, in
+// order (the GEMM kernel, then the split-K reduce): their functions, grids,
+// blocks and shared memory are the plan's. It allocates nothing.
 func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	if pl.Level == LevelNoop {
 		return nil
@@ -274,13 +268,15 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	if p.Beta != 0 {
 		kp.C = uintptr(p.C)
 	}
-	if pl.SplitK > 1 {
+	if pl.WorkspaceBytes > 0 {
 		ws, err := e.workspaceFor(s)
 		if err != nil {
 			return err
 		}
-		if ws == nil { // s is being captured and has no workspace
-			if pl, err = e.noSplit.Plan(p); err != nil {
+		if ws == nil { // s is being captured and has no workspace: plan without split-K
+			lim := e.planner.lim
+			lim.NoSplitK = true
+			if pl, err = e.planner.plan(p, lim); err != nil {
 				return err
 			}
 			return e.launch(pl, p, s)
@@ -292,18 +288,15 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 		kp.Workspace = ws.ptr
 	}
 	cs := cuda.Stream(s)
-	var err error
-	if k := pl.Kernel; k.TMA() {
-		err = e.ctx.LaunchTMA(f.main, pl.grid, pl.block, pl.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
-	} else {
-		err = e.ctx.Launch(f.main, pl.grid, pl.block, pl.smemBytes, cs, &kp)
-	}
-	if err != nil {
-		return cudaErr(err)
-	}
-	if pl.SplitK > 1 {
-		grid := [3]uint32{uint32(min(ceilDiv(p.M*p.N, 256), e.dev.SMs*16)), 1, 1}
-		if err := e.ctx.Launch(f.reduce, grid, [3]uint32{256, 1, 1}, 0, cs, &kp); err != nil {
+	k := pl.Kernel
+	for _, l := range pl.plannedLaunches() {
+		var err error
+		if l.fn == fnMain && k.TMA() {
+			err = e.ctx.LaunchTMA(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
+		} else {
+			err = e.ctx.Launch(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp)
+		}
+		if err != nil {
 			return cudaErr(err)
 		}
 	}
@@ -330,7 +323,7 @@ func (e *Engine) workspaceFor(s Stream) (*workspace, error) {
 	if ws := e.ws[s]; ws != nil { // another goroutine reserved it meanwhile
 		return ws, nil
 	}
-	return e.reserveLocked(s, e.dev.WorkspaceBytes)
+	return e.reserveLocked(s, e.planner.lim.WorkspaceBytes)
 }
 
 // Reserve sets aside bytes of split-K workspace for stream s, replacing the

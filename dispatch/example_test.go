@@ -29,7 +29,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	planner := dispatch.NewPlanner(cat, table, dispatch.H200)
+	planner := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{})
 	p := llamaQKV()
 	plan, err := planner.Plan(&p)
 	if err != nil {
@@ -52,7 +52,7 @@ func ExamplePlan_Explain() {
 	cat, _ := dispatch.DefaultCatalog()
 	table, _ := dispatch.DefaultTable()
 	p := llamaQKV()
-	plan, err := dispatch.NewPlanner(cat, table, dispatch.H200).Plan(&p)
+	plan, err := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{}).Plan(&p)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func ExamplePlan_Explain() {
 	// source: measured on NVIDIA H200 (2026-12-01)
 	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
 	// split-K: 1 (K per split 4096), workspace 0 B
-	// launch: grid [96 1 1] block [256 1 1] smem 164864 B
+	// launch 1 of 1: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 grid [96 1 1] block [256 1 1] smem 164864 B
 	// runner-up: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16 split-K 1
 	// rejected 149 of 196 kernels:
 	//   27 kernels: built for another arch, e.g. gemmroute_sm80_decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16: sm80.fatbin reaches sm_90 only through PTX JIT, and a native image covers it
@@ -95,11 +95,11 @@ func Example_noKernel() {
 	p := llamaQKV()
 	p.In, p.ScaleA, p.ScaleB = dispatch.E4M3, 1, 1
 	l4, _ := dispatch.DevicePreset("l4")
-	_, err := dispatch.NewPlanner(cat, table, l4).Plan(&p)
+	_, err := dispatch.NewPlanner(cat, table, l4, dispatch.Limits{}).Plan(&p)
 	fmt.Println(errors.Is(err, dispatch.ErrNoKernel))
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	fmt.Println(first)
-	_, err = dispatch.NewPlanner(cat, table, dispatch.A100).Plan(&p)
+	_, err = dispatch.NewPlanner(cat, table, dispatch.A100, dispatch.Limits{}).Plan(&p)
 	fmt.Println(err)
 	// Output:
 	// true

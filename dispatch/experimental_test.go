@@ -19,7 +19,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	dev, err := DevicePreset("h200")
 	require.NoError(t, err)
 	p := PlaceholderProblem(300, 4096, 4096, BF16)
-	pick, err := NewPlanner(cat, nil, dev).Plan(&p)
+	pick, err := NewPlanner(cat, nil, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	require.Equal(t, LevelHeuristic, pick.Level)
 
@@ -29,7 +29,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	}
 	exp, err := kernels.NewCatalog(m)
 	require.NoError(t, err)
-	pl, err := NewPlanner(exp, nil, dev).Plan(&p)
+	pl, err := NewPlanner(exp, nil, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	assert.NotEqual(t, pick.Kernel.Name, pl.Kernel.Name, "the heuristic picked the experimental kernel")
 	assert.False(t, pl.Kernel.Experimental)
@@ -37,7 +37,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 
 	tab := &Table{Entries: []Entry{{Arch: dev.Arch, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: pick.Kernel.Name, SplitK: pick.SplitK}}}}}
-	pl, err = NewPlanner(exp, tab, dev).Plan(&p)
+	pl, err = NewPlanner(exp, tab, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	assert.Equal(t, pick.Kernel.Name, pl.Kernel.Name)
 	assert.True(t, pl.Kernel.Experimental)
@@ -51,7 +51,7 @@ func TestPersistentGrid(t *testing.T) {
 	require.NoError(t, err)
 	dev, err := DevicePreset("h200")
 	require.NoError(t, err)
-	pl := NewPlanner(cat, nil, dev)
+	pl := NewPlanner(cat, nil, dev, Limits{})
 	seen := 0
 	for _, k := range cat.Kernels() {
 		if !k.Persistent || !k.RunsOn(dev.Arch) {
@@ -70,16 +70,16 @@ func TestPersistentGrid(t *testing.T) {
 			require.NoError(t, err, k.Name)
 			if k.Cluster == 2 { // clusters of two blocks, one per pair of M tiles of an N tile
 				groups := ceilDiv(ceilDiv(c.m, k.TileM), 2) * ceilDiv(c.n, k.TileN) * plan.SplitK
-				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.launches[0].grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 				if k.TileM == 128 && k.TileN == 128 {
-					assert.Equal(t, c.wantCluster, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+					assert.Equal(t, c.wantCluster, plan.launches[0].grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 				}
 				continue
 			}
 			tiles := ceilDiv(c.m, k.TileM) * ceilDiv(c.n, k.TileN) * plan.SplitK
-			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.launches[0].grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 			if k.TileM == 128 && k.TileN == 128 {
-				assert.Equal(t, c.want, plan.grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				assert.Equal(t, c.want, plan.launches[0].grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 			}
 		}
 	}
@@ -87,5 +87,5 @@ func TestPersistentGrid(t *testing.T) {
 	p := PlaceholderProblem(4096, 4096, 4096, BF16)
 	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
 	require.NoError(t, err)
-	assert.Equal(t, [3]uint32{32, 32, 1}, plan.grid, "a tile grid")
+	assert.Equal(t, [3]uint32{32, 32, 1}, plan.launches[0].grid, "a tile grid")
 }

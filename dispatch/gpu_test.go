@@ -83,7 +83,7 @@ func awkwardRuns(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, ks []kerne
 				name := fmt.Sprintf("kernel %s, case %s, %s, split-K %d", k.Name, d.Name, ty, split)
 				repoison(t, out)
 				pl, err := e.Planner().PlanKernel(&p, k.Name, split)
-				if why := dispatch.CheckKernel(&k, &p, e.Device(), split); why != "" {
+				if why := e.Planner().CheckKernel(&k, &p, split); why != "" {
 					require.ErrorIs(t, err, dispatch.ErrNoKernel, name)
 					refuseMisaligned(t, e, k.Name, split, p, out)
 					skipped[k.Name]++
@@ -253,7 +253,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 			require.NoError(t, err)
 			plans = append(plans, fp)
 		case ty.In == dispatch.E4M3:
-			if why := dispatch.CheckKernel(&kk, &p, e.Device(), 1); why != "" {
+			if why := e.Planner().CheckKernel(&kk, &p, 1); why != "" {
 				t.Logf("%s: %s skipped: %s", ty, kk.Name, why)
 				continue
 			}
@@ -383,7 +383,7 @@ func TestSplitKDeterministic(t *testing.T) {
 				if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
 					continue
 				}
-				if why := dispatch.CheckKernel(&k, &p, e.Device(), min(8, k.MaxSplitK)); why != "" {
+				if why := e.Planner().CheckKernel(&k, &p, min(8, k.MaxSplitK)); why != "" {
 					t.Logf("%s: %s skipped: %s", ty, k.Name, why)
 					skipped++
 					continue

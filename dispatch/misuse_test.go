@@ -17,8 +17,6 @@ func TestPlannerMisuse(t *testing.T) {
 	noGPU := DeviceInfo{}
 	nanBW := H200
 	nanBW.ReadBandwidth = math.NaN()
-	negWS := H200
-	negWS.WorkspaceBytes = -1
 	var nilPlanner *Planner
 	for _, c := range []struct {
 		name  string
@@ -26,13 +24,13 @@ func TestPlannerMisuse(t *testing.T) {
 		p     *Problem
 		field string
 	}{
-		{"nil problem", NewPlanner(cat, nil, H200), nil, "Problem"},
-		{"nil catalog", NewPlanner(nil, testTable(), H200), &p, "catalog"},
+		{"nil problem", NewPlanner(cat, nil, H200, Limits{}), nil, "Problem"},
+		{"nil catalog", NewPlanner(nil, testTable(), H200, Limits{}), &p, "catalog"},
 		{"nil planner", nilPlanner, &p, "Planner"},
-		{"zero DeviceInfo", NewPlanner(cat, nil, noGPU), &p, "DeviceInfo.Arch"},
-		{"no SMs", NewPlanner(cat, nil, DeviceInfo{Arch: SM90}), &p, "DeviceInfo.SMs"},
-		{"NaN bandwidth", NewPlanner(cat, nil, nanBW), &p, "DeviceInfo"},
-		{"negative workspace cap", NewPlanner(cat, nil, negWS), &p, "DeviceInfo.WorkspaceBytes"},
+		{"zero DeviceInfo", NewPlanner(cat, nil, noGPU, Limits{}), &p, "DeviceInfo.Arch"},
+		{"no SMs", NewPlanner(cat, nil, DeviceInfo{Arch: SM90}, Limits{}), &p, "DeviceInfo.SMs"},
+		{"NaN bandwidth", NewPlanner(cat, nil, nanBW, Limits{}), &p, "DeviceInfo"},
+		{"negative workspace limit", NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: -1}), &p, "Limits.WorkspaceBytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, call := range []func() error{

@@ -32,27 +32,79 @@ func (l Level) String() string {
 }
 
 // Plan is how one problem will run: the kernel, its split-K factor and
-// workspace, and (unexported) its launch geometry. Plans are values, made by
-// Planner.Plan or Engine.Plan for one problem's shape; Explain tells how it
-// was chosen and Engine.Launch runs it.
+// workspace, and (unexported) every launch it makes. Plans are values, made
+// by Planner.Plan or Engine.Plan for one problem's shape; Explain tells how
+// it was chosen and what it launches, and Engine.Launch runs it.
 type Plan struct {
 	Kernel         *kernels.KernelSpec // the catalog's spec (do not modify); nil for a no-op
 	SplitK         int                 // blocks along K (1: no split)
 	WorkspaceBytes int64               // fp32 partials needed when SplitK > 1
 	Level          Level               // which fallback level answered
 
-	problem     Problem   // the problem planned
-	kPerSplit   int       // K elements per split
-	grid, block [3]uint32 // launch geometry of the main kernel
-	smemBytes   int       // dynamic shared memory of the main kernel
-	route       *route
-	planner     *Planner // that chose the route, for Explain; nil when forced
+	problem   Problem             // the problem planned
+	kPerSplit int                 // K elements per split
+	launches  [maxLaunches]launch // in order; the engine launches exactly these
+	nLaunches uint8               // how many of launches are used
+	route     *route
+	planner   *Planner // that chose the route, for Explain; nil when forced
+	lim       Limits   // the limits it was planned within, for Explain
 }
 
-// geometry fills a Plan from a route and the live problem (no allocation);
-// planner is the one that chose the route (nil for PlanKernel's), sms the
-// device's SM count (a persistent kernel's grid).
-func geometry(p *Problem, r *route, planner *Planner, sms int) Plan {
+// maxLaunches is the most launches a plan makes: the GEMM kernel and, with
+// split-K, the reduce.
+const maxLaunches = 2
+
+// launch is one kernel launch of a plan: which of the kernel's functions
+// (the engine resolves them once, at Open), its name, geometry and dynamic
+// shared memory. Every launch of a plan takes the same parameter block.
+type launch struct {
+	fn          launchFn
+	name        string // the function's name in its image
+	grid, block [3]uint32
+	smemBytes   int
+}
+
+// launchFn says which of a kernel spec's functions a launch starts.
+type launchFn uint8
+
+const (
+	fnMain   launchFn = iota // the GEMM kernel (KernelSpec.Name)
+	fnReduce                 // its split-K reduce (KernelSpec.ReduceKernel)
+	numFns
+)
+
+// kernelFns is how many functions of k the engine resolves at Open: the
+// GEMM kernel and, when k can split K, its reduce (fnMain, then fnReduce).
+func kernelFns(k *kernels.KernelSpec) int {
+	if k.MaxSplitK > 1 {
+		return 2
+	}
+	return 1
+}
+
+// of is function fn of kernel k: its name in k's image and the dynamic
+// shared memory it runs with. Open resolves each function by it (setting
+// its shared-memory limit) and geometry launches it with it.
+func (fn launchFn) of(k *kernels.KernelSpec) (name string, smemBytes int) {
+	if fn == fnReduce {
+		return k.ReduceKernel, 0
+	}
+	return k.Name, k.SmemBytes
+}
+
+// reduceThreads is the block of the split-K reduce kernels (their
+// __launch_bounds__(256) in kernels/src/instances_gen.cu); reduceBlocksPerSM
+// caps their grid-stride grid at that many blocks per SM.
+const (
+	reduceThreads     = 256
+	reduceBlocksPerSM = 16
+)
+
+// geometry fills a Plan from a route and the live problem (no allocation):
+// the GEMM launch and, with split-K, the reduce launch. planner is the one
+// that chose the route (nil for PlanKernel's), sms the device's SM count
+// (a persistent kernel's grid, the reduce's), lim the limits planned within.
+func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan {
 	k := r.kernel
 	s := r.splitK
 	kps := p.K
@@ -63,21 +115,35 @@ func geometry(p *Problem, r *route, planner *Planner, sms int) Plan {
 		s = 1
 	}
 	pl := Plan{
-		Kernel: k, SplitK: s, kPerSplit: kps, smemBytes: k.SmemBytes, Level: r.level,
-		problem: *p, route: r, planner: planner,
+		Kernel: k, SplitK: s, kPerSplit: kps, Level: r.level,
+		problem: *p, route: r, planner: planner, lim: lim, nLaunches: 1,
+	}
+	main := launch{fn: fnMain,
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
 	if k.Persistent { // at most one block per SM, walking the tiles (clusters: groups of M tiles)
 		c := max(k.Cluster, 1)
-		groups := int64(ceilDiv(int(pl.grid[1]), c)) * int64(pl.grid[0]) * int64(pl.grid[2])
-		pl.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
+		groups := int64(ceilDiv(int(main.grid[1]), c)) * int64(main.grid[0]) * int64(main.grid[2])
+		main.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
 	}
-	if s > 1 {
+	main.name, main.smemBytes = fnMain.of(k)
+	pl.launches[0] = main
+	if s > 1 { // fp32 partials in the workspace, summed in a fixed order by the reduce
 		pl.WorkspaceBytes = splitWorkspace(p, s)
+		red := launch{fn: fnReduce,
+			grid:  [3]uint32{uint32(min(ceilDiv(p.M*p.N, reduceThreads), sms*reduceBlocksPerSM)), 1, 1},
+			block: [3]uint32{reduceThreads, 1, 1},
+		}
+		red.name, red.smemBytes = fnReduce.of(k)
+		pl.launches[1] = red
+		pl.nLaunches = 2
 	}
 	return pl
 }
+
+// plannedLaunches are the launches of pl, in order (none for a no-op).
+func (pl *Plan) plannedLaunches() []launch { return pl.launches[:pl.nLaunches] }
 
 // Bucket names the M range that answered: a table bucket such as
 // "[17, 64]", the heuristic's power-of-two class, "forced", or "" for a no-op.
@@ -113,7 +179,17 @@ func (pl Plan) Explain() string {
 	}
 	fmt.Fprintf(&b, "kernel: %s\n", pl.Kernel.Name)
 	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.kPerSplit, pl.WorkspaceBytes)
-	fmt.Fprintf(&b, "launch: grid %v block %v smem %d B\n", pl.grid, pl.block, pl.smemBytes)
+	ls := pl.plannedLaunches()
+	for i, l := range ls {
+		fmt.Fprintf(&b, "launch %d of %d: %s grid %v block %v smem %d B", i+1, len(ls), l.name, l.grid, l.block, l.smemBytes)
+		switch {
+		case l.fn == fnReduce:
+			fmt.Fprintf(&b, " (sums the %d fp32 partials into D)", pl.SplitK)
+		case pl.Kernel.Cluster > 1:
+			fmt.Fprintf(&b, " (clusters of %d blocks)", pl.Kernel.Cluster)
+		}
+		b.WriteString("\n")
+	}
 	if r.estimateUS > 0 {
 		fmt.Fprintf(&b, "estimate: %.1f µs (model, not a measurement)\n", r.estimateUS)
 	}
@@ -124,8 +200,11 @@ func (pl Plan) Explain() string {
 			fmt.Fprintf(&b, "runner-up: %s\n", r.runnerUp)
 		}
 	}
+	if pl.lim.NoSplitK {
+		b.WriteString("limits: no split-K (no workspace)\n")
+	}
 	if pl.planner != nil { // what planning this very problem passed over
-		_, ex := pl.planner.route(&pl.problem, pl.planner.key(&pl.problem))
+		_, ex := pl.planner.route(&pl.problem, pl.planner.key(&pl.problem, pl.lim))
 		for _, n := range ex.notes {
 			fmt.Fprintf(&b, "passed over: %s\n", n)
 		}

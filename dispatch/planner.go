@@ -51,12 +51,36 @@ type routeKey struct {
 	kAlign         uint16
 	big            bool    // ≥ 2^31 elements
 	scaling        Scaling // e4m3: the mode a kernel must take (kernelScaling)
+	lim            Limits  // the planning limits, defaults filled in
+}
+
+// Limits bound what a plan may ask of the engine that runs it. NewPlanner
+// takes them; an Engine passes its own (its per-stream workspace) and, for
+// a stream being captured that has no workspace, plans with NoSplitK set.
+// The zero value is an engine's defaults: DefaultWorkspaceBytes of split-K
+// workspace, split-K allowed.
+type Limits struct {
+	// WorkspaceBytes is the most split-K workspace a plan may need: the
+	// per-stream reservation of the engine that runs it
+	// (Options.WorkspaceBytes). 0 means DefaultWorkspaceBytes.
+	WorkspaceBytes int64
+	// NoSplitK plans every problem without split-K, so that no plan needs
+	// a workspace.
+	NoSplitK bool
+}
+
+// withDefaults is l with its zero fields given their defaults.
+func (l Limits) withDefaults() Limits {
+	if l.WorkspaceBytes == 0 {
+		l.WorkspaceBytes = DefaultWorkspaceBytes
+	}
+	return l
 }
 
 // Planner chooses kernels. It is safe for concurrent use. A plan depends
-// only on the problem, the catalog, the table and the device, never on the
-// calls before it. Routes are cached per key (dtypes, N, K, M's power-of-two
-// class, alignment classes) so that a repeated shape plans without
+// only on the problem, the catalog, the table, the device and the Limits,
+// never on the calls before it. Routes are cached per key (dtypes, N, K, M's
+// power-of-two class, alignment classes, limits) so that a repeated shape plans without
 // allocating; a key is cached only when its decision holds for every M of
 // the class (some constraints depend on the exact M: the grid's M-tile
 // limit, the split-K workspace cap), else each problem of it is planned
@@ -66,23 +90,26 @@ type Planner struct {
 	cat   *kernels.Catalog
 	table *Table
 	dev   DeviceInfo
-	err   error // what is wrong with the arguments of NewPlanner; Plan returns it
+	lim   Limits // defaults filled in
+	err   error  // what is wrong with the arguments of NewPlanner; Plan returns it
 	mu    sync.RWMutex
 	cache map[routeKey]*route
 }
 
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
-// only) and a device description. A nil catalog or a device that describes
-// no GPU (no arch, no SMs; see the presets) makes every Plan fail with an
-// *ArgError. The planner routes by its own copy of table: later edits of
-// table do not change its plans.
-func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo) *Planner {
-	return &Planner{cat: cat, table: table.Clone(), dev: dev, err: checkPlanner(cat, dev), cache: make(map[routeKey]*route)}
+// only) and a device description, whose plans keep within lim (Limits{}:
+// an engine opened with the default Options). A nil catalog, a device that
+// describes no GPU (no arch, no SMs; see the presets) or a negative
+// workspace limit makes every Plan fail with an *ArgError. The planner
+// routes by its own copy of table: later edits of table do not change its
+// plans.
+func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo, lim Limits) *Planner {
+	return &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(), err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
 }
 
 // checkPlanner returns an *ArgError for the first argument of NewPlanner
 // that cannot plan, or nil.
-func checkPlanner(cat *kernels.Catalog, dev DeviceInfo) error {
+func checkPlanner(cat *kernels.Catalog, dev DeviceInfo, lim Limits) error {
 	bad := func(field string, v any, rule string) error { return &ArgError{Field: field, Value: v, Rule: rule} }
 	switch {
 	case cat == nil:
@@ -95,8 +122,8 @@ func checkPlanner(cat *kernels.Catalog, dev DeviceInfo) error {
 		return bad("DeviceInfo", fmt.Sprintf("smem %d, L2 %d, memory %d", dev.SmemOptIn, dev.L2Bytes, dev.MemBytes), "sizes must not be negative")
 	case !(dev.ReadBandwidth >= 0) || math.IsInf(dev.ReadBandwidth, 0) || !(dev.PeakFLOPS >= 0) || math.IsInf(dev.PeakFLOPS, 0):
 		return bad("DeviceInfo", fmt.Sprintf("read %g B/s, peak %g FLOP/s", dev.ReadBandwidth, dev.PeakFLOPS), "rates must be finite and not negative (0: unknown)")
-	case dev.WorkspaceBytes < 0:
-		return bad("DeviceInfo.WorkspaceBytes", dev.WorkspaceBytes, "must not be negative (0: no cap)")
+	case lim.WorkspaceBytes < 0:
+		return bad("Limits.WorkspaceBytes", lim.WorkspaceBytes, "must not be negative (0: DefaultWorkspaceBytes)")
 	}
 	return nil
 }
@@ -124,15 +151,25 @@ func (pl *Planner) Catalog() *kernels.Catalog { return pl.cat }
 
 // Plan validates p and chooses a kernel through the fallback order: exact
 // (N, K) entry, default entry, heuristic, error. It never returns a kernel
-// that fails p's constraints.
+// that fails p's constraints or the planner's Limits.
 func (pl *Planner) Plan(p *Problem) (Plan, error) {
+	var lim Limits
+	if pl != nil { // a nil planner is refused by check
+		lim = pl.lim
+	}
+	return pl.plan(p, lim)
+}
+
+// plan is Plan within lim (defaults filled in) instead of the planner's
+// own limits: an engine's plan for a stream that cannot have a workspace.
+func (pl *Planner) plan(p *Problem, lim Limits) (Plan, error) {
 	if err := pl.check(p); err != nil {
 		return Plan{}, err
 	}
 	if p.empty() {
 		return noop(p), nil
 	}
-	key := pl.key(p)
+	key := pl.key(p, lim)
 	pl.mu.RLock()
 	r, cached := pl.cache[key]
 	pl.mu.RUnlock()
@@ -143,9 +180,9 @@ func (pl *Planner) Plan(p *Problem) (Plan, error) {
 		}
 	}
 	if r.kernel == nil {
-		return Plan{}, pl.noKernelError(p)
+		return Plan{}, pl.noKernelError(p, lim)
 	}
-	return geometry(p, r, pl, pl.dev.SMs), nil
+	return geometry(p, r, pl, pl.dev.SMs, lim), nil
 }
 
 // classRoute plans p's key at the lowest and the highest M of its class and,
@@ -201,22 +238,24 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 	if p.empty() {
 		return noop(p), nil
 	}
-	if rj := checkKernel(k, p, pl.dev, splitK); !rj.ok() {
+	if rj := checkKernel(k, p, pl.dev, pl.lim, splitK); !rj.ok() {
 		return Plan{}, fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, name, rj.detail)
 	}
-	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}, nil, pl.dev.SMs), nil
+	return geometry(p, &route{kernel: k, splitK: splitK, level: LevelForced, bucket: "forced"}, nil, pl.dev.SMs, pl.lim), nil
 }
 
-// noKernelError says why no kernel fits p: the rejections grouped by rule.
-func (pl *Planner) noKernelError(p *Problem) error {
-	_, ex := pl.route(p, pl.key(p))
+// noKernelError says why no kernel fits p within lim: the rejections
+// grouped by rule.
+func (pl *Planner) noKernelError(p *Problem, lim Limits) error {
+	_, ex := pl.route(p, pl.key(p, lim))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d%s on %s\n", p.In, p.Out, p.M, p.N, p.K, p.scalingText(), pl.dev.Arch)
 	writeRejections(&b, ex.rejected, ex.kernels)
 	return fmt.Errorf("%w: %s", ErrNoKernel, strings.TrimSuffix(b.String(), "\n"))
 }
 
-func (pl *Planner) key(p *Problem) routeKey {
+// key is p's route key within lim.
+func (pl *Planner) key(p *Problem, lim Limits) routeKey {
 	sz := uint64(p.In.Size())
 	return routeKey{
 		in: p.In, out: p.Out, n: p.N, k: p.K,
@@ -226,6 +265,7 @@ func (pl *Planner) key(p *Problem) routeKey {
 		kAlign:  alignClass(uint64(p.K)),
 		big:     p.elements() >= 1<<31,
 		scaling: p.kernelScaling(),
+		lim:     lim,
 	}
 }
 
@@ -248,8 +288,8 @@ func entrySource(e *Entry, prov Provenance) string {
 	return "the analytic model's choice for " + dev + date + ", not measured"
 }
 
-// route plans p from scratch, uncached: table levels, then heuristic; the
-// explanation says what it passed over.
+// route plans p from scratch, uncached, within key's limits: table levels,
+// then heuristic; the explanation says what it passed over.
 func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 	r, ex := &route{}, explanation{}
 	exact, def := pl.table.Find(pl.dev.Arch, p.In, p.Out, p.N, p.K)
@@ -271,13 +311,13 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
 			continue
 		}
-		if rj := checkKernel(k, p, pl.dev, max(b.SplitK, 1)); !rj.ok() {
+		if rj := checkKernel(k, p, pl.dev, key.lim, max(b.SplitK, 1)); !rj.ok() {
 			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, which fails here: %s", lv.level, b.String(), b.Kernel, rj.detail))
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
 		r.source = entrySource(lv.e, pl.table.Provenance)
-		survivors, rejected := filter(pl.cat, p, pl.dev)
+		survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 		return r, ex
 	}
@@ -291,7 +331,7 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 // heuristic picks, over the constraint survivors and their split-K factors,
 // the least estimated time at the top of p's power-of-two M class.
 func (pl *Planner) heuristic(p *Problem, key routeKey, r *route, ex *explanation) {
-	survivors, rejected := filter(pl.cat, p, pl.dev)
+	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
 	var lo int
@@ -300,7 +340,7 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, r *route, ex *explanation
 	best, second := math.Inf(1), math.Inf(1)
 	for _, k := range survivors {
 		for _, s := range splitChoices {
-			if s > max(1, ceilDiv(p.K, k.TileK)) || !checkKernel(k, p, pl.dev, s).ok() {
+			if s > max(1, ceilDiv(p.K, k.TileK)) || !checkKernel(k, p, pl.dev, key.lim, s).ok() {
 				continue
 			}
 			t := EstimateSeconds(k, &rep, s, pl.dev)

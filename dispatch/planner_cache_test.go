@@ -31,8 +31,8 @@ func outcomeOf(out Plan, err error) outcome {
 func requireFresh(t *testing.T, shared *Planner, p *Problem, history string) {
 	t.Helper()
 	got := outcomeOf(plan(t, shared, p))
-	want := outcomeOf(plan(t, NewPlanner(shared.cat, shared.table, shared.dev), p))
-	require.Equal(t, want, got, "M=%d N=%d K=%d on %s (cap %d B) after %s", p.M, p.N, p.K, shared.dev.Arch, shared.dev.WorkspaceBytes, history)
+	want := outcomeOf(plan(t, NewPlanner(shared.cat, shared.table, shared.dev, shared.lim), p))
+	require.Equal(t, want, got, "M=%d N=%d K=%d on %s (cap %d B) after %s", p.M, p.N, p.K, shared.dev.Arch, shared.lim.WorkspaceBytes, history)
 }
 
 // The route cache must not make a plan depend on the calls before it: an M
@@ -45,24 +45,24 @@ func TestPlanIndependentOfHistory(t *testing.T) {
 	capped := smallWorkspace(H200, 600_000)
 	for _, tc := range []struct {
 		name        string
-		dev         DeviceInfo
+		dev         target
 		first, then Problem
 	}{
 		// 128-row tiles at most: 2^23 rows need 65536 > 65535 M tiles, 2^22+1 need 32769.
-		{"grid limit", H200, testProblem(1<<23, 64, 64), testProblem(1<<22+1, 64, 64)},
-		{"grid limit, then within", H200, testProblem(1<<22+1, 64, 64), testProblem(1<<23, 64, 64)},
+		{"grid limit", on(H200), testProblem(1<<23, 64, 64), testProblem(1<<22+1, 64, 64)},
+		{"grid limit, then within", on(H200), testProblem(1<<22+1, 64, 64), testProblem(1<<23, 64, 64)},
 		{"workspace cap", capped, testProblem(16, 4096, 4096), testProblem(9, 4096, 4096)},
 		{"workspace cap, then within", capped, testProblem(9, 4096, 4096), testProblem(16, 4096, 4096)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			shared := NewPlanner(cat, tab, tc.dev)
+			shared := newPlanner(cat, tab, tc.dev)
 			_, _ = plan(t, shared, &tc.first)
 			requireFresh(t, shared, &tc.then, fmt.Sprintf("M=%d", tc.first.M))
 		})
 	}
 	// The exact entry answers M = 9 under that cap.
 	p := testProblem(9, 4096, 4096)
-	out, err := plan(t, NewPlanner(cat, tab, capped), &p)
+	out, err := plan(t, newPlanner(cat, tab, capped), &p)
 	require.NoError(t, err)
 	require.Equal(t, LevelExact, out.Level)
 }
@@ -96,7 +96,7 @@ func historyProblem(rng *rand.Rand) Problem {
 // (kernel, split-K, level, bucket, Explain's text, error) is the one a fresh
 // planner gives, on devices with and without small workspace caps.
 func TestPlanAgreesWithFreshPlanner(t *testing.T) {
-	devices := []DeviceInfo{A100, H200, smallWorkspace(H200, 1<<20), smallWorkspace(H200, 600_000), smallWorkspace(A100, 1<<16)}
+	devices := []target{on(A100), on(H200), smallWorkspace(H200, 1<<20), smallWorkspace(H200, 600_000), smallWorkspace(A100, 1<<16)}
 	shared := testPlanners(t, devices)
 	rng := rand.New(rand.NewPCG(12, 5))
 	n := 3000
@@ -112,7 +112,7 @@ func TestPlanAgreesWithFreshPlanner(t *testing.T) {
 // The route cache holds at most maxRoutes keys; the shapes beyond plan
 // uncached, as a fresh planner plans them, and cached shapes stay cached.
 func TestPlanCacheBounded(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	for n := 1; n <= maxRoutes+50; n++ {
 		p := testProblem(8, n, 64)
 		_, err := plan(t, pl, &p)

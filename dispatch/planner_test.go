@@ -18,12 +18,25 @@ import (
 var L4 = DeviceInfo{Name: "NVIDIA L4", Arch: SM89, SMs: 58, L2Bytes: 48 << 20, SmemOptIn: 99 << 10,
 	MemBytes: 24 << 30, ReadBandwidth: 0.3e12, PeakFLOPS: 121e12}
 
-var testDevices = []DeviceInfo{A100, L4, H100, H200, smallWorkspace(H200, 1<<20)}
+var testDevices = []target{on(A100), on(L4), on(H100), on(H200), smallWorkspace(H200, 1<<20), {dev: H200, lim: Limits{NoSplitK: true}}}
+
+// target is a device behind an engine that plans within lim.
+type target struct {
+	dev DeviceInfo
+	lim Limits
+}
+
+// on is dev behind an engine with the default Options.
+func on(dev DeviceInfo) target { return target{dev: dev} }
 
 // smallWorkspace is dev behind an engine that reserved bytes per stream.
-func smallWorkspace(dev DeviceInfo, bytes int64) DeviceInfo {
-	dev.WorkspaceBytes = bytes
-	return dev
+func smallWorkspace(dev DeviceInfo, bytes int64) target {
+	return target{dev: dev, lim: Limits{WorkspaceBytes: bytes}}
+}
+
+// newPlanner is NewPlanner on a target.
+func newPlanner(cat *kernels.Catalog, table *Table, tg target) *Planner {
+	return NewPlanner(cat, table, tg.dev, tg.lim)
 }
 
 // testCatalog is a synthetic catalog, independent of kernels/manifest.json,
@@ -101,7 +114,7 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 	if err != nil {
 		require.True(t, errors.Is(err, ErrNoKernel) || errors.Is(err, ErrInvalidArgument), "untyped error %v", err)
 		if errors.Is(err, ErrNoKernel) {
-			survivors, _ := filter(pl.cat, p, pl.dev)
+			survivors, _ := filter(pl.cat, p, pl.dev, pl.lim)
 			require.Empty(t, survivors, "ErrNoKernel although kernels fit %+v on %s", *p, pl.dev.Arch)
 		}
 		return
@@ -112,15 +125,15 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 		return
 	}
 	require.NotNil(t, out.Kernel)
-	require.Empty(t, CheckKernel(out.Kernel, p, pl.dev, out.SplitK), "plan for %+v on %s", *p, pl.dev.Arch)
+	require.Empty(t, pl.CheckKernel(out.Kernel, p, out.SplitK), "plan for %+v on %s", *p, pl.dev.Arch)
 	k := out.Kernel
 	if k.Persistent { // min(tiles, SMs) blocks walk the tiles
 		tiles := ceilDiv(p.N, k.TileN) * ceilDiv(p.M, k.TileM) * out.SplitK
-		require.Equal(t, [3]uint32{uint32(min(tiles, pl.dev.SMs)), 1, 1}, out.grid)
+		require.Equal(t, [3]uint32{uint32(min(tiles, pl.dev.SMs)), 1, 1}, out.launches[0].grid)
 	} else {
-		require.GreaterOrEqual(t, int(out.grid[0])*k.TileN, p.N)
-		require.GreaterOrEqual(t, int(out.grid[1])*k.TileM, p.M)
-		require.Equal(t, uint32(out.SplitK), out.grid[2])
+		require.GreaterOrEqual(t, int(out.launches[0].grid[0])*k.TileN, p.N)
+		require.GreaterOrEqual(t, int(out.launches[0].grid[1])*k.TileM, p.M)
+		require.Equal(t, uint32(out.SplitK), out.launches[0].grid[2])
 	}
 	require.GreaterOrEqual(t, out.SplitK*out.kPerSplit, p.K)
 	if out.SplitK > 1 {
@@ -135,6 +148,7 @@ func TestPlanLevels(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		dev     DeviceInfo
+		lim     Limits
 		table   *Table
 		m, n, k int
 		edit    func(p *Problem)
@@ -160,7 +174,7 @@ func TestPlanLevels(t *testing.T) {
 			edit: misaligned(8), level: LevelHeuristic, kernel: "simt_bf16", splitK: 1,
 			explain: []string{"passed over: exact (N,K) entry: bucket [1, 16]", "passed over: default entry: bucket [2, ∞) names mma80_bf16",
 				"level: heuristic", "bucket: M class [5, 8]", "estimate:"}},
-		{name: "exact split-K needs more workspace than reserved, default answers", dev: smallWorkspace(H200, 300<<10),
+		{name: "exact split-K needs more workspace than reserved, default answers", dev: H200, lim: Limits{WorkspaceBytes: 300 << 10},
 			m: 8, n: 4096, k: 4096, level: LevelDefault, kernel: "mma80_bf16", splitK: 2,
 			explain: []string{"names decode90_bf16, which fails here: split-K 4 needs 524288 B of workspace, 307200 B reserved per stream"}},
 		{name: "sm_80 default", dev: A100, m: 300, n: 4096, k: 4096, level: LevelDefault, kernel: "mma80_bf16", splitK: 1,
@@ -183,7 +197,7 @@ func TestPlanLevels(t *testing.T) {
 			if tc.table != nil {
 				table = tc.table
 			}
-			pl := NewPlanner(cat, table, tc.dev)
+			pl := NewPlanner(cat, table, tc.dev, tc.lim)
 			p := testProblem(tc.m, tc.n, tc.k)
 			if tc.edit != nil {
 				tc.edit(&p)
@@ -210,17 +224,17 @@ func TestPlanLevels(t *testing.T) {
 }
 
 func TestPlanGeometry(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	p := testProblem(8, 4096, 4096)
 	out, err := pl.Plan(&p)
 	require.NoError(t, err)
 	assert.Equal(t, "decode90_bf16", out.Kernel.Name)
 	assert.Equal(t, 4, out.SplitK)
 	assert.Equal(t, 1024, out.kPerSplit)
-	assert.Equal(t, [3]uint32{4096 / 64, 1, 4}, out.grid)
-	assert.Equal(t, [3]uint32{256, 1, 1}, out.block)
+	assert.Equal(t, [3]uint32{4096 / 64, 1, 4}, out.launches[0].grid)
+	assert.Equal(t, [3]uint32{256, 1, 1}, out.launches[0].block)
 	assert.Equal(t, int64(4*8*4096*4), out.WorkspaceBytes)
-	assert.Equal(t, out.Kernel.SmemBytes, out.smemBytes)
+	assert.Equal(t, out.Kernel.SmemBytes, out.launches[0].smemBytes)
 	assert.Equal(t, [3]int{8, 4096, 4096}, [3]int{out.problem.M, out.problem.N, out.problem.K})
 }
 
@@ -228,7 +242,7 @@ func TestPlanErrors(t *testing.T) {
 	cat, tab := testCatalog(t), testTable()
 	t.Run("invalid problem", func(t *testing.T) {
 		p := testProblem(-1, 4096, 4096)
-		_, err := NewPlanner(cat, tab, H200).Plan(&p)
+		_, err := NewPlanner(cat, tab, H200, Limits{}).Plan(&p)
 		var ae *ArgError
 		require.ErrorAs(t, err, &ae)
 		assert.Equal(t, "M", ae.Field)
@@ -237,7 +251,7 @@ func TestPlanErrors(t *testing.T) {
 		p := testProblem(16, 4096, 4096)
 		dev := H200
 		dev.Arch = 75 // no kernel is built for sm_75
-		_, err := NewPlanner(cat, tab, dev).Plan(&p)
+		_, err := NewPlanner(cat, tab, dev, Limits{}).Plan(&p)
 		require.ErrorIs(t, err, ErrNoKernel)
 		n := len(cat.Kernels())
 		assert.Contains(t, err.Error(), fmt.Sprintf("rejected %d of %d kernels:\n  %d kernels: built for another arch, e.g. simt_bf16: ", n, n, n))
@@ -253,7 +267,7 @@ func TestPlanE4M3NeedsSM89(t *testing.T) {
 		t.Run(c.preset, func(t *testing.T) {
 			dev, err := DevicePreset(c.preset)
 			require.NoError(t, err)
-			pl := NewPlanner(cat, tab, dev)
+			pl := NewPlanner(cat, tab, dev, Limits{})
 			for _, m := range []int{16, 0} {
 				p := testProblem(m, 4096, 4096)
 				e4m3(&p, ScalingTensor)
@@ -272,7 +286,7 @@ func TestPlanE4M3NeedsSM89(t *testing.T) {
 	}
 	p := testProblem(16, 4096, 4096)
 	e4m3(&p, ScalingTensor)
-	out, err := NewPlanner(cat, tab, L4).Plan(&p)
+	out, err := NewPlanner(cat, tab, L4, Limits{}).Plan(&p)
 	require.NoError(t, err, "sm_89 takes e4m3")
 	assert.Equal(t, "fp8_89", out.Kernel.Name)
 }
@@ -283,7 +297,7 @@ func second[T any](_ T, err error) error { return err }
 // An e4m3 kernel runs only the scaling modes it takes; the mode is part of
 // the route key, so a plan for one mode never answers another.
 func TestPlanScaling(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), L4) // fp8_89 takes tensor and row
+	pl := NewPlanner(testCatalog(t), testTable(), L4, Limits{}) // fp8_89 takes tensor and row
 	for _, s := range []Scaling{ScalingTensor, ScalingRow, ScalingBlock, ScalingRow} {
 		p := testProblem(16, 4096, 4096)
 		e4m3(&p, s)
@@ -310,7 +324,7 @@ func TestPlanScaling(t *testing.T) {
 }
 
 func TestPlanKernel(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	p := testProblem(32, 4096, 4096)
 	out, err := pl.PlanKernel(&p, "mma80_bf16", 8)
 	require.NoError(t, err)
@@ -331,7 +345,7 @@ func TestPlanKernel(t *testing.T) {
 // K = 0 is valid (D = Beta·C + Bias): it must plan, also where the bucket
 // asks for split-K.
 func TestPlanKZero(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	for _, m := range []int{1, 64} { // default entry: split-K 1, then 2
 		p := testProblem(m, 1024, 0)
 		p.A, p.B, p.C, p.Beta = 0, 0, ptrC, 1
@@ -339,7 +353,7 @@ func TestPlanKZero(t *testing.T) {
 		require.NoError(t, err)
 		checkPlan(t, pl, &p, out, nil)
 	}
-	nilTable := NewPlanner(testCatalog(t), nil, H200)
+	nilTable := NewPlanner(testCatalog(t), nil, H200, Limits{})
 	p := testProblem(16, 1024, 0)
 	out, err := plan(t, nilTable, &p)
 	require.NoError(t, err, "the heuristic must find a kernel for K = 0")
@@ -351,7 +365,7 @@ func TestPlanKZero(t *testing.T) {
 func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
 	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", SplitK: 1}}}}}
-	pl := NewPlanner(testCatalog(t), tab, H200)
+	pl := NewPlanner(testCatalog(t), tab, H200, Limits{})
 	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
 		p := testProblem(m, 64, 64)
 		out, err := plan(t, pl, &p)
@@ -414,7 +428,7 @@ func TestPlanProperty(t *testing.T) {
 }
 
 func TestPlanConcurrent(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	problems := make([]Problem, 200)
 	rng := rand.New(rand.NewPCG(5, 8))
 	for i := range problems {
@@ -427,7 +441,7 @@ func TestPlanConcurrent(t *testing.T) {
 				p := problems[(i+g*25)%len(problems)]
 				out, err := pl.Plan(&p)
 				if err == nil && out.Kernel != nil {
-					assert.Empty(t, CheckKernel(out.Kernel, &p, pl.dev, out.SplitK))
+					assert.Empty(t, pl.CheckKernel(out.Kernel, &p, out.SplitK))
 				}
 			}
 		})
@@ -436,7 +450,7 @@ func TestPlanConcurrent(t *testing.T) {
 }
 
 func TestPlanCachedAllocs(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), H200)
+	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	f16 := testProblem(100, 4096, 14336)
 	f16.In, f16.Out = F16, F16
 	for _, p := range []Problem{
@@ -454,7 +468,7 @@ func TestPlanCachedAllocs(t *testing.T) {
 }
 
 func BenchmarkPlanCached(b *testing.B) {
-	pl := NewPlanner(testCatalog(b), testTable(), H200)
+	pl := NewPlanner(testCatalog(b), testTable(), H200, Limits{})
 	p := testProblem(16, 4096, 4096)
 	if _, err := pl.Plan(&p); err != nil {
 		b.Fatal(err)
@@ -475,19 +489,19 @@ func TestEstimateTinyKernel(t *testing.T) {
 	assert.False(t, math.IsInf(est, 0) || math.IsNaN(est) || est <= 0, "estimate %g", est)
 }
 
-// testPlanners returns one planner over the test catalog and table per device.
-func testPlanners(t testing.TB, devices []DeviceInfo) []*Planner {
+// testPlanners returns one planner over the test catalog and table per target.
+func testPlanners(t testing.TB, targets []target) []*Planner {
 	cat, tab := testCatalog(t), testTable()
-	out := make([]*Planner, len(devices))
-	for i, d := range devices {
-		out[i] = NewPlanner(cat, tab, d)
+	out := make([]*Planner, len(targets))
+	for i, tg := range targets {
+		out[i] = newPlanner(cat, tab, tg)
 	}
 	return out
 }
 
 // Explain's first line says an e4m3 problem's dtypes and scaling.
 func TestExplainSaysScaling(t *testing.T) {
-	pl := NewPlanner(testCatalog(t), testTable(), L4)
+	pl := NewPlanner(testCatalog(t), testTable(), L4, Limits{})
 	for _, c := range []struct {
 		edit func(p *Problem)
 		want string
@@ -519,7 +533,7 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 	require.NoError(t, err)
 	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
 		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", SplitK: 1}}}}}
-	pl := NewPlanner(cat, tab, L4)
+	pl := NewPlanner(cat, tab, L4, Limits{})
 	for _, c := range []struct {
 		s      Scaling
 		level  Level
@@ -552,9 +566,9 @@ func TestWorkspaceCheckDoesNotOverflow(t *testing.T) {
 	k := *testCatalog(t).Kernel("mma80_bf16")
 	k.MaxSplitK = 1 << 62
 	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, In: BF16, Out: BF16, A: 1 << 20, B: 1 << 30, C: 1 << 40}
-	dev := smallWorkspace(H200, 1<<30)
+	pl := newPlanner(testCatalog(t), nil, smallWorkspace(H200, 1<<30))
 	for _, s := range []int{1 << 62, 1<<46 + 1, 1 << 33} {
-		assert.Contains(t, CheckKernel(&k, p, dev, s), "B of workspace", "split-K %d", s)
+		assert.Contains(t, pl.CheckKernel(&k, p, s), "B of workspace", "split-K %d", s)
 	}
 	assert.Equal(t, int64(math.MaxInt64), splitWorkspace(p, 1<<62))
 	assert.Equal(t, int64(8*16*4096*4), splitWorkspace(p, 8))

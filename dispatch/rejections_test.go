@@ -136,7 +136,7 @@ func TestExplainShortWithDefaultCatalog(t *testing.T) {
 			if c.edit != nil {
 				c.edit(&p)
 			}
-			out, err := NewPlanner(cat, tab, c.dev).Plan(&p)
+			out, err := NewPlanner(cat, tab, c.dev, Limits{}).Plan(&p)
 			text := out.Explain()
 			if err != nil {
 				require.ErrorIs(t, err, ErrNoKernel)

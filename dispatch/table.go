@@ -46,7 +46,6 @@ type Entry struct {
 	Device  string   `yaml:"device,omitempty"` // the GPU that measured (or was modelled for) the entry
 	Date    string   `yaml:"date,omitempty"`   // YYYY-MM-DD
 	Buckets []Bucket `yaml:"buckets"`
-	line    int      // source line, for error messages
 }
 
 // Entry sources.

@@ -537,7 +537,6 @@ func (l *loader) checkSource(e *Entry, m *yaml.Node) {
 
 // checkEntry validates entry e, read from mapping m.
 func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
-	e.line = m.Line
 	if e.Arch == 0 {
 		l.need(m, "arch", "add arch: sm_90 (or sm_80, sm_86, sm_89)")
 	}

@@ -43,7 +43,7 @@ func TestHeuristicRoutesTiledFromM32(t *testing.T) {
 	for _, regs := range []int{0, 255} {
 		cat := withTiledRegisters(t, regs)
 		for _, dev := range []DeviceInfo{H200, A100} {
-			pl := NewPlanner(cat, nil, dev)
+			pl := NewPlanner(cat, nil, dev, Limits{})
 			for _, dt := range []DType{BF16, F16} {
 				for _, s := range llamaShapes {
 					for _, m := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 8192} {
@@ -100,7 +100,7 @@ func TestEstimateTiledComputeBound(t *testing.T) {
 func TestTiledGeometry(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
-	pl := NewPlanner(cat, nil, H200)
+	pl := NewPlanner(cat, nil, H200, Limits{})
 	big := 0
 	for _, k := range cat.Kernels() {
 		if !tiled(&k) || !k.RunsOn(H200.Arch) {
@@ -111,7 +111,7 @@ func TestTiledGeometry(t *testing.T) {
 			if k.PtrAlign < 16 {
 				p.LDA, p.LDB = c.kk, c.kk
 			}
-			if CheckKernel(&k, &p, H200, c.split) != "" {
+			if pl.CheckKernel(&k, &p, c.split) != "" {
 				continue
 			}
 			name := fmt.Sprintf("%s M=%d N=%d K=%d", k.Name, c.m, c.n, c.kk)
@@ -119,10 +119,10 @@ func TestTiledGeometry(t *testing.T) {
 			require.NoError(t, err, name)
 			checkPlan(t, pl, &p, out, nil)
 			if !k.Persistent { // TestPersistentGrid has those
-				assert.Equal(t, [3]uint32{uint32(ceilDiv(c.n, k.TileN)), uint32(ceilDiv(c.m, k.TileM)), uint32(out.SplitK)}, out.grid, name)
+				assert.Equal(t, [3]uint32{uint32(ceilDiv(c.n, k.TileN)), uint32(ceilDiv(c.m, k.TileM)), uint32(out.SplitK)}, out.launches[0].grid, name)
 			}
-			assert.Equal(t, [3]uint32{uint32(k.Threads), 1, 1}, out.block, name)
-			assert.Equal(t, k.SmemBytes, out.smemBytes, name)
+			assert.Equal(t, [3]uint32{uint32(k.Threads), 1, 1}, out.launches[0].block, name)
+			assert.Equal(t, k.SmemBytes, out.launches[0].smemBytes, name)
 			if out.SplitK > 1 {
 				assert.Zero(t, out.kPerSplit%k.TileK, "%s: K per split a multiple of the k-tile", name)
 			}

@@ -35,7 +35,7 @@ func TestPlaceholders(t *testing.T) {
 	assert.Equal(t, [2]DType{E4M3, BF16}, [2]DType{e.In, e.Out})
 	assert.Equal(t, ScalingTensor, e.Scaling)
 	assert.Equal(t, [2]float32{1, 1}, [2]float32{e.ScaleA, e.ScaleB})
-	out, err := NewPlanner(testCatalog(t), nil, L4).Plan(&e)
+	out, err := NewPlanner(testCatalog(t), nil, L4, Limits{}).Plan(&e)
 	require.NoError(t, err)
 	assert.Equal(t, "fp8_89", out.Kernel.Name)
 }

@@ -258,7 +258,7 @@ func ParseManifest(data []byte) (*Catalog, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrManifest, err)
+		return nil, fmt.Errorf("%w: %w", ErrManifest, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w: data after the manifest's JSON object (exactly one value is allowed)", ErrManifest)

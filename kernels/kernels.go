@@ -8,6 +8,7 @@ package kernels
 import (
 	"embed"
 	_ "embed"
+	"os"
 )
 
 // ManifestJSON is manifest.json: every kernel with its constraints.
@@ -19,3 +20,19 @@ var ManifestJSON []byte
 //
 //go:embed images
 var Images embed.FS
+
+// dirEnv names the environment variable that points gemmroute at a kernel
+// directory (manifest.json and images/, as build.sh writes them) instead
+// of the embedded kernels.
+const dirEnv = "GEMMROUTE_KERNEL_DIR"
+
+// Dir returns dir when it is not "", else the directory the environment
+// variable GEMMROUTE_KERNEL_DIR names; "" means the embedded kernels. The
+// engine (Options.KernelDir) and the autotune commands (-manifest) find
+// their kernels through it: it is the one place that reads the variable.
+func Dir(dir string) string {
+	if dir == "" {
+		dir = os.Getenv(dirEnv)
+	}
+	return dir
+}

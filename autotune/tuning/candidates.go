@@ -35,7 +35,7 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType
 // workspace within cfg.Workspace. Those the model estimates slower than
 // cfg.Prune× the best estimate at every sample M come back as pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
-	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev)
+	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	native := nativeArch(cfg.Catalog, dev, w.DType)
 	est := map[Candidate][]float64{}
 	var all []Candidate

@@ -49,7 +49,7 @@ func run(w io.Writer) error {
 		fmt.Fprintf(w, "%s (%s, %d SMs), bf16\n", dev.Name, dev.Arch, dev.SMs)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "proj\tN×K\tM\tlevel\tbucket\tsplit-K\tkernel")
-		pl := dispatch.NewPlanner(cat, table, dev)
+		pl := dispatch.NewPlanner(cat, table, dev, dispatch.Limits{})
 		// Where each row's choice came from, in order of first use: a
 		// measured entry names the GPU that timed it, the model's entries
 		// the device they were modelled for.

@@ -173,7 +173,7 @@ func (o *Operands) Check(s cuda.Stream, launch func(*dispatch.Problem, dispatch.
 		return err
 	}
 	if err := o.Data.Check(out); err != nil {
-		return fmt.Errorf("%w: %v", tuning.ErrWrong, err)
+		return fmt.Errorf("%w: %w", tuning.ErrWrong, err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 package gpuharness
 
 import (
+	"cmp"
 	"errors"
 	"math/rand/v2"
 	"time"
@@ -38,7 +39,7 @@ func Open(ordinal int, opts dispatch.Options) (*Harness, error) {
 		_ = dev.Close()
 		return nil, err
 	}
-	err = h.setUp()
+	err = h.setUp(cmp.Or(opts.WorkspaceBytes, dispatch.DefaultWorkspaceBytes))
 	if err != nil {
 		h.Close()
 		return nil, err
@@ -46,11 +47,13 @@ func Open(ordinal int, opts dispatch.Options) (*Harness, error) {
 	return h, nil
 }
 
-func (h *Harness) setUp() (err error) {
+// setUp makes the timing stream with workspace bytes of split-K workspace
+// (the engine's Options.WorkspaceBytes), the flush buffer and the events.
+func (h *Harness) setUp(workspace int64) (err error) {
 	if h.Stream, err = h.NewStream(); err != nil {
 		return err
 	}
-	if err = h.Engine.Reserve(dispatch.Stream(h.Stream), h.Engine.Device().WorkspaceBytes); err != nil {
+	if err = h.Engine.Reserve(dispatch.Stream(h.Stream), workspace); err != nil {
 		return err
 	}
 	h.flushWords = 2 * h.Engine.Device().L2Bytes / 4

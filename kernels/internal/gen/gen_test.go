@@ -245,3 +245,22 @@ func TestSpecTMABox(t *testing.T) {
 	plain := instance{in: kernels.BF16, out: kernels.BF16, args: tiledWGMMAArgs{bm: 128, bn: 256, stages: 4}}.spec(images[1])
 	assert.False(t, plain.TMA())
 }
+
+// gen -images prints one "FILE TAG FLAGS" line per image of the manifest,
+// with the flags the manifest records, for build.sh.
+func TestImageFlags(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, writeImageFlags(&b))
+	var m kernels.Manifest
+	data, err := os.ReadFile("../../manifest.json")
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &m))
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	require.Len(t, lines, len(m.Images))
+	for i, im := range m.Images {
+		file, rest, _ := strings.Cut(lines[i], " ")
+		_, flags, _ := strings.Cut(rest, " ")
+		assert.Equal(t, im.File, file)
+		assert.Equal(t, im.Flags, strings.TrimSpace(flags), im.File)
+	}
+}

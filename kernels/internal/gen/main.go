@@ -4,6 +4,7 @@
 //
 //	go generate ./kernels                    # after editing the instance list
 //	gen -nvcc "$(nvcc --version | tail -1)"  # from build.sh, after nvcc built the images
+//	gen -images                              # from build.sh: FILE TAG FLAGS per image
 //
 // Without -nvcc the build block of the existing manifest (source hash, nvcc
 // version, date) is kept, so the manifest keeps saying what the committed
@@ -15,6 +16,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"maps"
 	"os"
@@ -33,7 +35,14 @@ func main() {
 	dir := flag.String("dir", "kernels", "the kernels directory")
 	nvcc := flag.String("nvcc", "", "nvcc version that just built the images (set by build.sh)")
 	ptxas := flag.String("ptxas", "", "directory of build.sh's ptxas-*.log: registers per kernel (default: keep the manifest's)")
+	listImages := flag.Bool("images", false, "print FILE TAG FLAGS per image, for build.sh, and exit (writes nothing)")
 	flag.Parse()
+	if *listImages {
+		if err := writeImageFlags(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	cu, err := instancesCU()
 	if err != nil {
 		log.Fatal(err)
@@ -182,14 +191,15 @@ func manifestJSON(build buildInfo) ([]byte, error) {
 	return append(out, '\n'), err
 }
 
-// imageFlags prints "FILE TAG FLAGS" per image for build.sh.
-func init() {
-	if len(os.Args) == 2 && os.Args[1] == "-images" {
-		for _, im := range images {
-			fmt.Printf("%s %s %s %s\n", im.file, im.tag, commonFlags, im.flags)
+// writeImageFlags writes "FILE TAG FLAGS" per image, the lines build.sh
+// reads from gen -images.
+func writeImageFlags(w io.Writer) error {
+	for _, im := range images {
+		if _, err := fmt.Fprintf(w, "%s %s %s %s\n", im.file, im.tag, commonFlags, im.flags); err != nil {
+			return err
 		}
-		os.Exit(0)
 	}
+	return nil
 }
 
 // kbenchList is the kernel bench's list of the ws_wgmma instances, relative
