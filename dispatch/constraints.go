@@ -117,12 +117,20 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 		return rj(ruleGridY, "M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:
 		return rj(ruleSplitK, "split-K %d outside 1..%d", splitK, k.MaxSplitK)
-	case splitK > 1 && lim.NoSplitK:
-		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, and this plan may have none (Limits.NoSplitK: a stream being captured without a workspace)",
-			splitK, splitWorkspace(p, splitK))
-	case splitK > 1 && splitWorkspace(p, splitK) > lim.WorkspaceBytes:
-		return rj(ruleWorkspace, "split-K %d needs %d B of workspace, %d B reserved per stream (Limits.WorkspaceBytes, an engine's Options.WorkspaceBytes)",
-			splitK, splitWorkspace(p, splitK), lim.WorkspaceBytes)
+	}
+	if need := workspaceNeed(k, p, splitK, dev.SMs); need > 0 {
+		what := fmt.Sprintf("split-K %d", splitK)
+		if k.StreamK() {
+			what = "stream-K"
+		}
+		switch {
+		case lim.NoSplitK:
+			return rj(ruleWorkspace, "%s needs %d B of workspace, and this plan may have none (Limits.NoSplitK: a stream being captured without a workspace)",
+				what, need)
+		case need > lim.WorkspaceBytes:
+			return rj(ruleWorkspace, "%s needs %d B of workspace, %d B reserved per stream (Limits.WorkspaceBytes, an engine's Options.WorkspaceBytes)",
+				what, need, lim.WorkspaceBytes)
+		}
 	}
 	return rejection{}
 }

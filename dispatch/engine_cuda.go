@@ -51,15 +51,22 @@ type Engine struct {
 // launchFn of a plan's launch.
 type launchFns [numFns]cuda.Function
 
-// workspace is one stream's split-K scratch. It is reference-counted: the
-// stream holds one reference and every Graph captured while it was current
-// another, so a workspace a graph recorded is freed only when neither needs
-// it (Reserve's replacement and Graph.Close both drop a reference).
+// workspace is one stream's split-K and stream-K scratch: bytes at ptr
+// for partials, after the stream-K kernels' kernels.StreamKFlags flag words
+// at flags (zeroed once, at allocation; every stream-K launch leaves them
+// zero). It is reference-counted: the stream holds one reference and every
+// Graph captured while it was current another, so a workspace a graph
+// recorded is freed only when neither needs it (Reserve's replacement and
+// Graph.Close both drop a reference).
 type workspace struct {
-	ptr   uintptr
-	bytes int64
-	refs  int
+	flags, ptr uintptr
+	bytes      int64
+	refs       int
 }
+
+// flagBytes is the room of a workspace's flags, ahead of its partials (a
+// multiple of 256 bytes keeps the partials as aligned as the allocation).
+const flagBytes = (kernels.StreamKFlags*4 + 255) / 256 * 256
 
 // StreamOf returns the handle of a gorgonia.org/cu stream.
 func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
@@ -282,10 +289,10 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 			return e.launch(pl, p, s)
 		}
 		if ws.bytes < pl.WorkspaceBytes {
-			return fmt.Errorf("%w: split-K %d needs %d B on stream %#x, %d B reserved by Reserve: reserve at least %d B (or 0 to release it, and let the engine reserve its default)",
-				ErrWorkspace, pl.SplitK, pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
+			return fmt.Errorf("%w: %s needs %d B on stream %#x, %d B reserved by Reserve: reserve at least %d B (or 0 to release it, and let the engine reserve its default)",
+				ErrWorkspace, pl.decomposition(), pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
 		}
-		kp.Workspace = ws.ptr
+		kp.Workspace, kp.Flags = ws.ptr, ws.flags
 	}
 	cs := cuda.Stream(s)
 	k := pl.Kernel
@@ -354,11 +361,14 @@ func (e *Engine) Reserve(s Stream, bytes int64) error {
 // reserveLocked allocates bytes for s and drops s's reference to its old
 // workspace. e.mu is held.
 func (e *Engine) reserveLocked(s Stream, bytes int64) (*workspace, error) {
-	ptr, err := e.ctx.Alloc(bytes)
+	flags, err := e.ctx.Alloc(flagBytes + bytes)
 	if err != nil {
 		return nil, cudaErr(err)
 	}
-	ws := &workspace{ptr: ptr, bytes: bytes, refs: 1}
+	if err := e.zeroFlags(flags); err != nil {
+		return nil, errors.Join(cudaErr(err), cudaErr(e.ctx.Free(flags)))
+	}
+	ws := &workspace{flags: flags, ptr: flags + flagBytes, bytes: bytes, refs: 1}
 	old := e.ws[s]
 	e.ws[s] = ws
 	return ws, e.releaseLocked(old)
@@ -373,7 +383,17 @@ func (e *Engine) releaseLocked(ws *workspace) error {
 	if ws.refs--; ws.refs > 0 {
 		return nil
 	}
-	return cudaErr(e.ctx.Free(ws.ptr))
+	return cudaErr(e.ctx.Free(ws.flags))
+}
+
+// zeroFlags zeroes the stream-K flags at flags before any launch can use
+// them: on the legacy default stream, waited for (outside any capture:
+// workspaces are never allocated during one).
+func (e *Engine) zeroFlags(flags uintptr) error {
+	if err := e.ctx.Fill(flags, 0, kernels.StreamKFlags, 0); err != nil {
+		return err
+	}
+	return e.ctx.Sync(0)
 }
 
 // Close waits for the device, frees every workspace, unloads the kernels and

@@ -8,7 +8,8 @@ import (
 
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
 // over the kernel's rate, whichever is larger, stretched by the idle share of
-// a partial last wave, plus launch costs. It ranks kernels; it is no timing.
+// a partial last wave (none for stream-K kernels, whose blocks share the
+// k-tiles evenly), plus launch costs. It ranks kernels; it is no timing.
 // What depends on the kernel's family comes from its manifest entry's Model
 // (a catalog accepts only known model kinds); a spec of another kind
 // estimates +Inf, never chosen.
@@ -42,6 +43,9 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	if splitK > 1 {
 		bytes += 2 * float64(splitK) * float64(p.M) * float64(p.N) * 4
 	}
+	if k.StreamK() { // partial tiles written and read back, through L2
+		bytes += 2 * float64(streamKWorkspace(k, p, dev.SMs)) / 3
+	}
 	// Element loads (alignment below 16 bytes) issue 8× the instructions.
 	if k.PtrAlign < 16 {
 		bytes *= 1.5
@@ -53,6 +57,9 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	perSM := blocksPerSM(k, dev)
 	slots := float64(dev.SMs * perSM)
 	blocks := float64(mTiles * nTiles * splitK)
+	if k.StreamK() { // its grid shares all the work evenly: one wave
+		blocks = float64(streamKGrid(k, p, dev.SMs))
+	}
 	waves := math.Ceil(blocks / slots)
 	// One wave: bandwidth scales with the SMs that have work. More: the
 	// partial last wave idles its share of the slots.

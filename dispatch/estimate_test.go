@@ -55,3 +55,23 @@ func TestEstimateReadsModel(t *testing.T) {
 		assert.True(t, math.IsInf(EstimateSeconds(k, &skinny, 1, H200), 1), "kind %q", kind)
 	}
 }
+
+// A stream-K kernel has no partial last wave: where its data-parallel twin
+// leaves most SMs idle through a second wave (192 tiles on 132 SMs) or runs
+// on a few (16 tiles), the model puts it ahead; where the tiles fill the
+// waves it pays only a little for nothing (whole tiles, no partials).
+func TestEstimateStreamKHasNoPartialWave(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	dp := cat.Kernel("gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16")
+	sk := cat.Kernel("gemmroute_sm90_ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16")
+	require.NotNil(t, dp)
+	require.NotNil(t, sk)
+	for _, c := range []struct{ m, n int }{{1024, 6144}, {128, 4096}} {
+		p := PlaceholderProblem(c.m, c.n, 4096, BF16)
+		tDP, tSK := EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200)
+		assert.Less(t, tSK, 0.8*tDP, "M=%d N=%d: stream-K %.1f µs, data-parallel %.1f µs", c.m, c.n, tSK*1e6, tDP*1e6)
+	}
+	p := PlaceholderProblem(33*128, 1024, 4096, BF16) // 132 tiles: one full wave either way
+	assert.InDelta(t, EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200), 1e-9)
+}

@@ -54,7 +54,7 @@ func TestPersistentGrid(t *testing.T) {
 	pl := NewPlanner(cat, nil, dev, Limits{})
 	seen := 0
 	for _, k := range cat.Kernels() {
-		if !k.Persistent || !k.RunsOn(dev.Arch) {
+		if !k.Persistent || k.StreamK() || !k.RunsOn(dev.Arch) { // stream-K: TestStreamKGrid
 			continue
 		}
 		seen++
@@ -88,4 +88,51 @@ func TestPersistentGrid(t *testing.T) {
 	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{32, 32, 1}, plan.launches[0].grid, "a tile grid")
+}
+
+// TestStreamKGrid: a stream-K kernel runs a block per SM, at most one per
+// k-tile; it needs a partial tile per block of workspace unless the grid
+// divides the tiles; and under Limits.NoSplitK it is rejected exactly when it
+// needs workspace.
+func TestStreamKGrid(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	const name = "gemmroute_sm90_ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16"
+	k := cat.Kernel(name)
+	require.NotNil(t, k)
+	require.True(t, k.StreamK())
+	for _, c := range []struct {
+		m, n, k int
+		grid    uint32
+		ws      int64
+	}{
+		{1024, 6144, 4096, 132, 132 * 128 * 256 * 4}, // 192 tiles: a partial second wave
+		{128, 4096, 4096, 132, 132 * 128 * 256 * 4},  // 16 tiles of 64 k-tiles, shared by 132 blocks
+		{33 * 128, 1024, 4096, 132, 0},               // 132 tiles: whole tiles, no partials
+		{128, 256, 128, 2, 2 * 128 * 256 * 4},        // 1 tile of 2 k-tiles: 2 blocks, one a partial
+		{128, 512, 128, 4, 4 * 128 * 256 * 4},        // 2 tiles of 2 k-tiles: 4 blocks, split tiles
+	} {
+		p := PlaceholderProblem(c.m, c.n, c.k, BF16)
+		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)
+		require.NoError(t, err, "%+v", c)
+		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.launches[0].grid, "%+v", c)
+		assert.Equal(t, c.ws, plan.WorkspaceBytes, "%+v", c)
+		assert.Contains(t, plan.Explain(), "stream-K", "%+v", c)
+		_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).PlanKernel(&p, name, 1)
+		if c.ws > 0 {
+			require.ErrorIs(t, err, ErrNoKernel, "%+v: stream-K with partials under NoSplitK", c)
+			assert.Contains(t, err.Error(), "stream-K needs", "%+v", c)
+		} else {
+			require.NoError(t, err, "%+v: whole tiles need no workspace", c)
+		}
+		_, err = NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: 1 << 20}).PlanKernel(&p, name, 1)
+		if c.ws > 1<<20 {
+			require.ErrorIs(t, err, ErrNoKernel, "%+v: over the workspace cap", c)
+		} else {
+			require.NoError(t, err, "%+v", c)
+		}
+	}
+	p := PlaceholderProblem(1024, 6144, 4096, BF16)
+	_, err = NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 2)
+	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
 }

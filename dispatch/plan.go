@@ -122,7 +122,11 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
 	}
-	if k.Persistent { // at most one block per SM, walking the tiles (clusters: groups of M tiles)
+	switch {
+	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
+		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
+		pl.WorkspaceBytes = streamKWorkspace(k, p, sms)
+	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles)
 		c := max(k.Cluster, 1)
 		groups := int64(ceilDiv(int(main.grid[1]), c)) * int64(main.grid[0]) * int64(main.grid[2])
 		main.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
@@ -140,6 +144,14 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		pl.nLaunches = 2
 	}
 	return pl
+}
+
+// decomposition names how pl splits K: "split-K s" or "stream-K".
+func (pl *Plan) decomposition() string {
+	if pl.Kernel != nil && pl.Kernel.StreamK() {
+		return "stream-K"
+	}
+	return fmt.Sprintf("split-K %d", pl.SplitK)
 }
 
 // plannedLaunches are the launches of pl, in order (none for a no-op).
@@ -185,6 +197,8 @@ func (pl Plan) Explain() string {
 		switch {
 		case l.fn == fnReduce:
 			fmt.Fprintf(&b, " (sums the %d fp32 partials into D)", pl.SplitK)
+		case pl.Kernel.StreamK():
+			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
 		case pl.Kernel.Cluster > 1:
 			fmt.Fprintf(&b, " (clusters of %d blocks)", pl.Kernel.Cluster)
 		}
@@ -211,6 +225,38 @@ func (pl Plan) Explain() string {
 		writeRejections(&b, ex.rejected, ex.kernels)
 	}
 	return b.String()
+}
+
+// streamKGrid is stream-K kernel k's grid for p on sms SMs: a block per SM,
+// at most one per k-tile of the problem (so that no block's share of the
+// k-tiles is empty) and at most as many as kernels.StreamKFlags serve.
+func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
+	tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
+	units := mulSat(tiles, int64(ceilDiv(p.K, k.TileK)))
+	return int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
+}
+
+// streamKWorkspace is the workspace stream-K kernel k needs for p on sms
+// SMs: a TileM × TileN fp32 partial per block, or none when the grid divides
+// the tiles (every block then takes whole tiles).
+func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
+	g := int64(streamKGrid(k, p, sms))
+	if tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN)); tiles%g == 0 {
+		return 0
+	}
+	return mulSat(g, int64(k.TileM)*int64(k.TileN)*4)
+}
+
+// workspaceNeed is the workspace kernel k needs for p with split-K s on
+// sms SMs: split-K partials, stream-K partials, or none.
+func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
+	switch {
+	case k.StreamK():
+		return streamKWorkspace(k, p, sms)
+	case s > 1:
+		return splitWorkspace(p, s)
+	}
+	return 0
 }
 
 // splitWorkspace is the workspace split-K s needs for p: s fp32 partials of

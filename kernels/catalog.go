@@ -27,6 +27,11 @@ const LayoutTN = "tn"
 const (
 	ReduceNone      = "none"      // the kernel does not split K across blocks
 	ReduceWorkspace = "workspace" // fp32 partials in a workspace, then a fixed-order reduce kernel
+	// ReduceStreamK: a persistent kernel whose blocks share the tiles'
+	// k-tiles evenly (stream-K) and reduce each split tile themselves, in a
+	// fixed order: fp32 partial tiles in the workspace (one per block), and
+	// semaphores in Params.Flags. No split-K factor (max_split_k 1).
+	ReduceStreamK = "stream_k"
 )
 
 // KernelSpec is one precompiled kernel as the manifest describes it: what it
@@ -164,6 +169,13 @@ func (k *KernelSpec) checkScalings() string {
 // TMA reports whether the kernel loads through tensor maps that the launch
 // must encode into Params.
 func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
+
+// StreamK reports whether the kernel is stream-K (Reduction ReduceStreamK):
+// its grid shares the k-tiles of all ⌈M/TileM⌉·⌈N/TileN⌉ tiles, and it
+// uses one Params.Flags word per block and warpgroup (at most
+// Threads/128 a block) and, unless the grid divides the tiles, one fp32
+// TileM × TileN partial per block in the workspace.
+func (k *KernelSpec) StreamK() bool { return k.Reduction == ReduceStreamK }
 
 // Takes reports whether the kernel applies e4m3 scaling mode s.
 func (k *KernelSpec) Takes(s Scaling) bool { return slices.Contains(k.Scalings, s) }
@@ -377,8 +389,10 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad(fmt.Sprintf("max_split_k must be in [1, %d]", MaxSplitK))
 		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
 			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
-		case k.MaxSplitK == 1 && k.Reduction != ReduceNone:
-			return nil, bad("kernels without split-K have reduction \"none\"")
+		case k.MaxSplitK == 1 && k.Reduction != ReduceNone && k.Reduction != ReduceStreamK:
+			return nil, bad("kernels without split-K have reduction \"none\" or \"stream_k\"")
+		case k.StreamK() && (!k.Persistent || k.Cluster > 1 || k.Threads < 128):
+			return nil, bad("stream-K kernels are persistent, without clusters, of whole warpgroups (threads ≥ 128)")
 		case k.IndexBits != 32 && k.IndexBits != 64:
 			return nil, bad("index_bits must be 32 or 64")
 		case k.In != F16 && k.In != BF16 && k.In != E4M3 || k.Out != F16 && k.Out != BF16:

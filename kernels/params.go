@@ -22,8 +22,19 @@ type Params struct {
 	// 16-bit inputs.
 	ScaleA, ScaleB uintptr
 	Scaling        int32
-	Pad2           [11]int32
+	Pad3           int32
+	// Flags is the device address of StreamKFlags 32-bit words, zero
+	// between launches, that stream-K kernels (Reduction ReduceStreamK) use
+	// as semaphores and leave zero; the engine zeroes them once, at
+	// allocation. Zero for other kernels.
+	Flags uintptr
+	Pad2  [8]int32
 }
+
+// StreamKFlags is how many flag words (Params.Flags) a stream-K launch may
+// use: one per block and consumer warpgroup (gemm_params.h's
+// GR_STREAMK_FLAGS).
+const StreamKFlags = 1024
 
 // The values of Params.Scaling (gemm_params.h's GR_SCALE_*).
 const (

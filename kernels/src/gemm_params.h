@@ -20,6 +20,13 @@
  * bounds — and such kernels take this struct as a __grid_constant__. Other
  * kernels ignore them.
  *
+ * flags are GR_STREAMK_FLAGS words, zero between launches, that stream-K
+ * kernels (the manifest's reduction "stream_k") use as one semaphore per
+ * block and consumer warpgroup; each kernel leaves them zero (the host zeroes
+ * them once, when it allocates them). Such a kernel writes fp32 partial
+ * tiles to workspace (grid × tile_m × tile_n floats) and reduces them
+ * itself, in a fixed order; its split_k is 1. Other kernels ignore flags.
+ *
  * scale_a, scale_b and scaling dequantise e4m3 inputs (16-bit kernels
  * ignore them; scaling is then 0). The kernel multiplies its fp32
  * accumulator by the scales before the epilogue (or before writing a split's
@@ -69,7 +76,9 @@ typedef struct gr_gemm_params {
   const float *scale_a; /* e4m3 scales of A, see above */
   const float *scale_b; /* e4m3 scales of B */
   int32_t scaling;      /* GR_SCALE_* */
-  int32_t pad2[11];     /* to the struct's 64-byte multiple (448 bytes) */
+  int32_t pad3;
+  uint32_t *flags;      /* stream-K kernels' semaphores, see below */
+  int32_t pad2[8];      /* to the struct's 64-byte multiple (448 bytes) */
 } gr_gemm_params;
 
 #define GR_SCALE_FOLDED 0
@@ -77,5 +86,6 @@ typedef struct gr_gemm_params {
 #define GR_SCALE_ROW 2
 #define GR_SCALE_BLOCK 3
 #define GR_SCALE_BLOCK_K 128
+#define GR_STREAMK_FLAGS 1024
 
 #endif

@@ -65,6 +65,12 @@
 // tile a block; a persistent grid (one block per SM) walks several, and the
 // producer then loads the next tile's stages while the consumers run the
 // epilogue. The ring's stage and parity (ws_ring.cuh) run on across tiles.
+// SCHED is the tile scheduler policy: ws_schedule (above) or ws_stream_k
+// (ws_streamk.cuh: the blocks of a persistent grid share all tiles'
+// k-tiles evenly; a segment that covers part of a tile leaves its fp32
+// accumulator in the workspace for the block that finishes the tile, which
+// adds them in a fixed order before its epilogue). Both walk cursors
+// (first, valid, step) whose item is a tile, a K range and a role.
 //
 // Block: (C + 1) × 128 threads, __launch_bounds__(threads, 1) (setmaxnreg
 // needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
@@ -88,11 +94,13 @@
 #include "ws_epilogue.cuh"
 #include "ws_ring.cuh"
 #include "ws_schedule.cuh"
+#include "ws_streamk.cuh"
+#include <type_traits>
 
 namespace gr {
 
 template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int KB = 1, bool PP = false,
-          bool B128 = false, int MC = 1>
+          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
@@ -118,6 +126,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const uint32_t full = smem_addr(gr_ws_bars), empty = full + STAGES * 8;  // barrier s at +8s
   const uint32_t turn = empty + STAGES * 8;  // PP: turn[c] at +8c, see the consumers' tile loop
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const int crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;  // this block's M tile in its cluster's group
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full + 8 * s, 1);
@@ -131,7 +140,10 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     cluster_sync();  // the other block's copies and arrivals reach initialized barriers
   else
     __syncthreads();
-  const ws_schedule<BM, BN, BK, MC> sched(p);
+  using schedule = SCHED<BM, BN, BK, MC>;
+  static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
+                "ping-pong consumers take whole tiles in turn");
+  const schedule sched(p);
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -141,11 +153,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       tma_prefetch_map(&p.tma_b);
     }
     ws_ring_pos<STAGES> pos;
-    for (int64_t t = sched.first; t < sched.tiles; t += sched.blocks) {
-      int64_t tm, tn, kb;
-      int z;
-      const int nk = sched.work(p, t, tm, tn, z, kb);
-      for (int kt = 0; leader && kt < nk; ++kt) {
+    ws_item it;
+    for (int64_t t = sched.first; sched.valid(t); t = sched.step(t, it)) {
+      sched.item(p, t, it);
+      const int64_t tm = it.tm, tn = it.tn, kb = it.kb;
+      for (int kt = 0; leader && kt < it.nk; ++kt) {
         const int s = pos.s;
         mbar_wait(empty + 8 * s, pos.phase ^ 1);  // MC: released by the consumers of every block receiving B
         mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
@@ -156,8 +168,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
           if (SWAP)  // weights are read once: evict them first, keep the tokens
             tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
           else if constexpr (MC > 1)  // rows crank·BN/MC… of B's box, into every block of the cluster
-            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
-                                  (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
+            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + crank * B_PART, &p.tma_b, full + 8 * s, k,
+                                  (int32_t)(tn * BN + crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
           else
             tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
         }
@@ -182,10 +194,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   int own = 0;
   ws_ring_pos<STAGES> pos;
-  for (int64_t t = sched.first; t < sched.tiles; t += sched.blocks) {
-    int64_t tm, tn, kb;
-    int z;
-    const int nk = sched.work(p, t, tm, tn, z, kb);
+  ws_item it;
+  for (int64_t t = sched.first; sched.valid(t); t = sched.step(t, it)) {
+    sched.item(p, t, it);
+    const int64_t tm = it.tm, tn = it.tn, kb = it.kb;
+    const int nk = it.nk, z = it.z;
     // PP: consumer c takes this block's tiles j ≡ c (mod 2) and passes over
     // the other's stages. Parity waits cannot tell rounds two apart, so
     // before its tile j it also waits on turn[c] until the other consumer
@@ -279,14 +292,17 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
     if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
 #pragma unroll
-    for (int w = 0; w < MW; ++w) {
+    for (int w = 0; w < MW; ++w)
 #pragma unroll
       for (int a = 1; a < NA; ++a)
 #pragma unroll
         for (int i = 0; i < COLS / 2; ++i) acc[w][0][i] += acc[w][a][i];
-      if constexpr (sizeof(T) == 1 && !B128)
+    // stream-K: a partial goes to the workspace, a finisher adds the others'
+    if (!sched.template fixup<COLS, CONSUMERS>(p, it, acc[0][0], c, tid)) continue;
+    if constexpr (sizeof(T) == 1 && !B128)
+#pragma unroll
+      for (int w = 0; w < MW; ++w)
         ws_scale<SWAP, COLS>(p, acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
-    }
     const float(&d)[COLS / 2] = acc[0][0];
     if constexpr (SWAP) {
       ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);

@@ -43,10 +43,10 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC)                                          \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED)                                   \
   extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC>(p);                                   \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED>(p);                            \
   }
 typedef __nv_bfloat16 bf16;
 #include "ws_instances_gen.h"
@@ -60,13 +60,14 @@ struct Inst {
   int bm, bn, stages;
   bool swap, f16;
   int nacc, kb, mc;
+  bool sk;  // stream-K scheduler
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int threads() const { return (rows() / 64 + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024; }
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC) \
-  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC},
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED) \
+  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -161,8 +162,11 @@ static void set_attrs() {
   for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
 }
 // prepare sets split fields and the tensor maps for instance in.
+static uint32_t *sk_flags;  // GR_STREAMK_FLAGS words, zeroed once; stream-K kernels leave them zero
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
+  if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
+  p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.bn / in.mc);  // MC: each block loads a part of B's box
@@ -171,6 +175,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
+  if (in.sk) persistent = false, grid = dim3((unsigned)std::min<int64_t>(mt * nt * cdiv(p.k, 64 * in.kb), sms), 1, 1);
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
   if (in.mc > 1) {  // clusters along x, one per group of mc M tiles (persistent: at most sms / mc)
     const int64_t groups = cdiv(mt, in.mc) * nt * p.split_k;
@@ -223,7 +228,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   CK(cudaMalloc(&b.d, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&b.c, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&b.bias, sh.n * 2));
-  b.ws_bytes = (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4;
+  b.ws_bytes = (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + (size_t)sms * 256 * 256 * 4;  // split-K or stream-K partials
   CK(cudaMalloc(&b.ws, b.ws_bytes));
   if (f16) {
     fill<__half><<<1024, 256>>>((__half *)b.a, sh.m, sh.k, sh.lda, sd.a);
@@ -278,7 +283,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   int fails = 0;
   for (auto &in : insts) {
     if (in.f16 != f16 || !selected(in.name)) continue;
-    for (int pers = 0; pers < (persistent_too ? 2 : 1); ++pers) {
+    for (int pers = 0; pers < (persistent_too && !in.sk ? 2 : 1); ++pers) {
       gr_gemm_params p{};
       p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;
       p.workspace = b.ws, p.m = sh.m, p.n = sh.n, p.k = sh.k, p.lda = sh.lda, p.ldb = sh.ldb, p.ldc = sh.ldc;
@@ -312,6 +317,20 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
           ++bad;
         }
         worst = std::max(worst, e / (std::abs(ref[i]) + scale[i])), num += e * e, den += ref[i] * ref[i];
+      }
+      if (in.sk) {  // stream-K: the same bits every run
+        std::vector<uint16_t> first(sh.m * sh.ldc), again(sh.m * sh.ldc);
+        CK(cudaMemcpy(first.data(), b.d, first.size() * 2, cudaMemcpyDeviceToHost));
+        for (int r = 0; r < 3; ++r) {
+          launch(p, in, false, 0);
+          CK(cudaDeviceSynchronize());
+          CK(cudaMemcpy(again.data(), b.d, again.size() * 2, cudaMemcpyDeviceToHost));
+          if (memcmp(first.data(), again.data(), first.size() * 2) != 0) {
+            printf("    %s: run %d differs from the first (not deterministic)\n", in.name, r + 2);
+            ++bad;
+            break;
+          }
+        }
       }
       const bool ok = bad == 0 && nans == 0;
       fails += !ok;
@@ -358,6 +377,10 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
     if (in.swap && (m > 256 || in.bm > 2 * std::max<int64_t>(m, 32))) continue;
     if (in.swap && in.bm < m / 2) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
+    if (in.sk) {  // stream-K: its own decomposition
+      cs.push_back({&in, 1, false});
+      continue;
+    }
     for (int split : {1, 2, 3, 4, 6, 8}) {
       if (split > 1 && (tiles * split > 2 * sms || k / split < 512)) continue;
       if (split > 1 && m > 256) continue;
@@ -387,7 +410,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
       float *ws;
       CK(cudaMalloc(&a, m * k * 2));
       CK(cudaMalloc(&d, m * n * 2));
-      CK(cudaMalloc(&ws, 8 * m * n * 4));
+      CK(cudaMalloc(&ws, 8 * m * n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
       fill<bf16><<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
       const double flops = 2.0 * m * n * k, bytes = 2.0 * (m * k + n * k + m * n);
       const double roof = std::max(flops / 750e12, bytes / 4.54e12) * 1e6;
@@ -433,6 +456,8 @@ int main(int argc, char **argv) {
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
   load_encode();
   set_attrs();
+  CK(cudaMalloc(&sk_flags, GR_STREAMK_FLAGS * 4));
+  CK(cudaMemset(sk_flags, 0, GR_STREAMK_FLAGS * 4));
   for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
     if (in.mc < 2) continue;
     cudaLaunchConfig_t cfg = {};

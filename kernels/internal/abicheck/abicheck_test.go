@@ -19,3 +19,7 @@ func TestParamsLayoutMatchesC(t *testing.T) {
 		require.Equal(t, Offset(i), typ.Field(i).Offset, "offset of field %d (%s)", i, typ.Field(i).Name)
 	}
 }
+
+func TestStreamKFlagsMatchC(t *testing.T) {
+	require.Equal(t, StreamKFlags(), kernels.StreamKFlags, "kernels.StreamKFlags and GR_STREAMK_FLAGS differ")
+}

@@ -73,6 +73,10 @@ type family struct {
 	// cluster: blocks per thread-block cluster along x (the wrapper's
 	// __cluster_dims__, KernelSpec.Cluster); 0 or 1: none.
 	cluster int
+	// streamK: the family's blocks share the tiles' k-tiles and reduce
+	// split tiles themselves (KernelSpec.Reduction stream_k; persistent,
+	// maxSplitK 1).
+	streamK bool
 }
 
 // rowScalings are the modes a kernel that scales its accumulator before
@@ -141,7 +145,7 @@ type kernelArgs interface {
 // families is every family the generator knows, in the order of the README's
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
-	&wsWGMMAB128, &wsWGMMASwapB128}
+	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -378,6 +382,23 @@ func wsMulticast(f family) family {
 	return f
 }
 
+// wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
+// stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
+// of all tiles evenly, split tiles summed in the kernel in a fixed order —
+// for the shapes whose tiles leave a partial last wave (M ≈ 257…1024) or
+// fewer tiles than SMs (mid M, small N). Experimental until measured: the
+// model is their data-parallel twins'.
+var (
+	wsWGMMASK     = wsStreamK(wsFamily("ws_wgmma_sk", wsModel, rowScalings))
+	wsWGMMASwapSK = wsStreamK(wsFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
+)
+
+// wsStreamK makes f a stream-K family: persistent, no split-K factor.
+func wsStreamK(f family) family {
+	f.persistent, f.streamK, f.maxSplitK = true, true, 1
+	return f
+}
+
 // wsWGMMAB128 and wsWGMMASwapB128: the same template with B128, e4m3 with
 // 128-block scales (1×128 of A, 128×128 of B), promoted to fp32 at every
 // 128-element k-tile. Not yet measured: the model is their unscaled twins'.
@@ -409,15 +430,19 @@ func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 
 // chains where they fit: 4 up to n64, 2 at n128, else 1); PP kernels are
 // persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
 // 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
-// multicast clusters of two blocks.
+// multicast clusters of two blocks; sk the stream-K scheduler.
 type wsWGMMAArgs struct {
 	bm, bn, stages, kb  int
 	swap, fp8, b128, pp bool
-	mc2                 bool
+	mc2, sk             bool
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.sk && a.swap:
+		return &wsWGMMASwapSK
+	case a.sk:
+		return &wsWGMMASK
 	case a.pp && a.mc2:
 		return &wsWGMMAPPMC2
 	case a.mc2:
@@ -464,7 +489,11 @@ func (a wsWGMMAArgs) values() []any {
 	if a.mc2 {
 		mc = 2
 	}
-	return []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
+	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
+	if a.sk {
+		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
+	}
+	return v
 }
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
@@ -484,6 +513,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
 	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
 		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
+	case a.sk && (a.pp || a.mc2 || a.b128):
+		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}

@@ -203,7 +203,12 @@ func TestWSInstances(t *testing.T) {
 		elem := in.in.Size()
 		require.Equal(t, 128/elem*a.kb, k.TileK, name)
 		require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
-		require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
+		if a.sk { // stream-K: persistent, its own reduction, no split-K factor
+			require.Equal(t, [3]any{kernels.ReduceStreamK, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
+			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)
+		} else {
+			require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
+		}
 		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1)%s GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, in.clusterDims(), name))
 		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)
 		if in.in == kernels.E4M3 {

@@ -102,6 +102,15 @@ func instanceList() []instance {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
 		}
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
+		// ws_wgmma_sk and ws_wgmma_swap_sk: stream-K over the data-parallel
+		// tiles above that leave partial waves (experimental, not yet run).
+		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
+		}
+		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
+		}
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -255,6 +264,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	if f.maxSplitK > 1 {
 		k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "gemmroute_"+im.tag+"_"+reduceSuffix(in.out)
+	}
+	if f.streamK {
+		k.Reduction = kernels.ReduceStreamK
 	}
 	if f.tmaBox != nil {
 		k.TMABox = f.tmaBox(t)
