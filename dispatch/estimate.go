@@ -8,8 +8,8 @@ import (
 
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
 // over the kernel's rate, whichever is larger, stretched by the idle share of
-// a partial last wave (none for stream-K kernels, whose blocks share the
-// k-tiles evenly), plus launch costs. It ranks kernels; it is no timing.
+// a partial last wave (for stream-K kernels, the tail tiles' parts), plus
+// launch costs. It ranks kernels; it is no timing.
 // What depends on the kernel's family comes from its manifest entry's Model
 // (a catalog accepts only known model kinds); a spec of another kind
 // estimates +Inf, never chosen.
@@ -57,15 +57,17 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	perSM := blocksPerSM(k, dev)
 	slots := float64(dev.SMs * perSM)
 	blocks := float64(mTiles * nTiles * splitK)
-	if k.StreamK() { // its grid shares all the work evenly: one wave
-		blocks = float64(streamKGrid(k, p, dev.SMs))
-	}
 	waves := math.Ceil(blocks / slots)
 	// One wave: bandwidth scales with the SMs that have work. More: the
 	// partial last wave idles its share of the slots.
 	eff := math.Min(1, blocks/float64(dev.SMs))
 	if waves > 1 {
 		eff = blocks / (waves * slots)
+	}
+	if k.StreamK() { // whole waves, then the tail tiles' parts in one more
+		g := float64(streamKGrid(k, p, dev.SMs))
+		eff = math.Min(1, blocks/(g*streamKWaves(k, p, dev.SMs)))
+		blocks = g
 	}
 	// Latency hiding: the bytes in flight per SM against bandwidth × latency
 	// (about a microsecond of memory latency under load).

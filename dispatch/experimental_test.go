@@ -91,9 +91,9 @@ func TestPersistentGrid(t *testing.T) {
 }
 
 // TestStreamKGrid: a stream-K kernel runs a block per SM, at most one per
-// k-tile; it needs a partial tile per block of workspace unless the grid
-// divides the tiles; and under Limits.NoSplitK it is rejected exactly when it
-// needs workspace.
+// k-tile; it needs a partial tile of workspace for every part of a tail tile
+// but its last, none when the grid divides the tiles; and under
+// Limits.NoSplitK it is rejected exactly when it needs workspace.
 func TestStreamKGrid(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
@@ -106,11 +106,11 @@ func TestStreamKGrid(t *testing.T) {
 		grid    uint32
 		ws      int64
 	}{
-		{1024, 6144, 4096, 132, 132 * 128 * 256 * 4}, // 192 tiles: a partial second wave
-		{128, 4096, 4096, 132, 132 * 128 * 256 * 4},  // 16 tiles of 64 k-tiles, shared by 132 blocks
-		{33 * 128, 1024, 4096, 132, 0},               // 132 tiles: whole tiles, no partials
-		{128, 256, 128, 2, 2 * 128 * 256 * 4},        // 1 tile of 2 k-tiles: 2 blocks, one a partial
-		{128, 512, 128, 4, 4 * 128 * 256 * 4},        // 2 tiles of 2 k-tiles: 4 blocks, split tiles
+		{1024, 6144, 4096, 132, 60 * 1 * 128 * 256 * 4}, // 192 tiles: 132 whole, 60 in 2 parts
+		{128, 4096, 4096, 132, 16 * 7 * 128 * 256 * 4},  // 16 tiles of 64 k-tiles, 8 parts each
+		{33 * 128, 1024, 4096, 132, 0},                  // 132 tiles: whole tiles, no partials
+		{128, 256, 128, 2, 1 * 1 * 128 * 256 * 4},       // 1 tile of 2 k-tiles: 2 blocks, one a partial
+		{128, 512, 128, 4, 2 * 1 * 128 * 256 * 4},       // 2 tiles of 2 k-tiles: 4 blocks
 	} {
 		p := PlaceholderProblem(c.m, c.n, c.k, BF16)
 		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)

@@ -228,23 +228,49 @@ func (pl Plan) Explain() string {
 }
 
 // streamKGrid is stream-K kernel k's grid for p on sms SMs: a block per SM,
-// at most one per k-tile of the problem (so that no block's share of the
-// k-tiles is empty) and at most as many as kernels.StreamKFlags serve.
+// at most one per k-tile of the problem (so that no block's part is empty)
+// and at most as many as kernels.StreamKFlags serve.
 func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 	tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
 	units := mulSat(tiles, int64(ceilDiv(p.K, k.TileK)))
 	return int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
 }
 
-// streamKWorkspace is the workspace stream-K kernel k needs for p on sms
-// SMs: a TileM × TileN fp32 partial per block, or none when the grid divides
-// the tiles (every block then takes whole tiles).
-func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
-	g := int64(streamKGrid(k, p, sms))
-	if tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN)); tiles%g == 0 {
-		return 0
+// streamKSplit is how a stream-K kernel's grid of g blocks divides p (as
+// kernels/src/ws_streamk.cuh does): full tiles taken whole in full/g waves,
+// and the rest tiles of the partial last wave split along K into parts of
+// equal k-tiles, one block each.
+func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts int64) {
+	tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
+	kt := int64(ceilDiv(p.K, k.TileK))
+	full = tiles / int64(g) * int64(g)
+	rest, parts = tiles-full, 1
+	if rest > 0 {
+		parts = max(1, min(int64(g)/rest, kt))
+		kp := (kt + parts - 1) / parts
+		parts = (kt + kp - 1) / kp
 	}
-	return mulSat(g, int64(k.TileM)*int64(k.TileN)*4)
+	return full, rest, parts
+}
+
+// streamKWorkspace is the workspace stream-K kernel k needs for p on sms
+// SMs: a TileM × TileN fp32 partial for every part but a tail tile's last,
+// none when the grid divides the tiles.
+func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
+	_, rest, parts := streamKSplit(k, p, streamKGrid(k, p, sms))
+	return mulSat(rest*(parts-1), int64(k.TileM)*int64(k.TileN)*4)
+}
+
+// streamKWaves is how long a stream-K kernel's grid runs for p on sms SMs,
+// in the time of one whole tile: its whole waves and, with a tail, one part.
+func streamKWaves(k *kernels.KernelSpec, p *Problem, sms int) float64 {
+	g := streamKGrid(k, p, sms)
+	full, rest, parts := streamKSplit(k, p, g)
+	w := float64(full / int64(g))
+	if rest > 0 {
+		w += 1 / float64(parts)
+	}
+	return w
 }
 
 // workspaceNeed is the workspace kernel k needs for p with split-K s on

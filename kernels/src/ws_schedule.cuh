@@ -39,26 +39,13 @@ __device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, in
   return ke > kb ? (int)((ke - kb + BK - 1) / BK) : 0;
 }
 
-// ws_role says what a block does with a segment's accumulator: the
-// epilogue (or a split's partials, ws_schedule), or stream-K's partial
-// store and fix-up (ws_streamk.cuh).
-enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
-
-// ws_item is one segment of a block's walk: the k-tiles nk from K offset kb
-// of the tile at M tile tm, N tile tn, split z; role and the scheduler's
-// own tile number.
-struct ws_item {
-  int64_t tm, tn, kb, tile;
-  int z, nk, role;
-};
-
 // ws_schedule is a block's walk over the tiles of BM x BN (x split) for
 // k-tiles of BK. With MC > 1 the MC blocks of a cluster (consecutive along
 // x) take MC consecutive M tiles of one N tile, and a tile id names such a
 // group; the last group's M tiles may lie past M (loaded as zeros, never
 // stored).
 template <int BM, int BN, int BK, int MC> struct ws_schedule {
-  int64_t nt, mtc;       // N tiles, groups of MC M tiles
+  int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC M tiles
   int64_t tiles;         // tile ids: groups × N tiles × splits
   int64_t blocks, first; // this grid's walkers (blocks or clusters) and this one's first tile id
   int64_t kps;           // K per split
@@ -66,27 +53,22 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule {
   __device__ __forceinline__ explicit ws_schedule(const gr_gemm_params &p) {
     splits = max(p.split_k, 1);
     kps = p.k_per_split;
-    const int64_t mt = (p.m + BM - 1) / BM;
-    nt = (p.n + BN - 1) / BN, mtc = (mt + MC - 1) / MC;
+    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, mtc = (mt + MC - 1) / MC;
     tiles = mtc * nt * splits;
     blocks = (int64_t)gridDim.x * gridDim.y * gridDim.z / MC;
     first = (blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * blockIdx.z)) / MC;
     crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;
   }
-  // A block walks tile ids t = first, step(t), … while valid(t); item
-  // gives tile t's M tile, N tile, split and k-tiles from K offset kb —
-  // what the producer loads and the consumers multiply.
-  __device__ __forceinline__ bool valid(int64_t t) const { return t < tiles; }
-  __device__ __forceinline__ int64_t step(int64_t t, const ws_item &) const { return t + blocks; }
-  __device__ __forceinline__ void item(const gr_gemm_params &p, int64_t t, ws_item &w) const {
-    ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, w.tm, w.tn, w.z);
-    w.tm = w.tm * MC + crank;
-    w.nk = ws_k_tiles<BK>(p.k, splits, kps, w.z, w.kb);
-    w.role = WS_WHOLE, w.tile = t;
+  // work returns the k-tiles of tile t, from K offset kb, and its M tile,
+  // N tile and split: what the producer loads and the consumers multiply.
+  __device__ __forceinline__ int work(const gr_gemm_params &p, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, tm, tn, z);
+    tm = tm * MC + crank;
+    return ws_k_tiles<BK>(p.k, splits, kps, z, kb);
   }
   // fixup: every tile is whole (split-K partials go out by the epilogue).
   template <int COLS, int CONSUMERS>
-  __device__ __forceinline__ bool fixup(const gr_gemm_params &, const ws_item &, float (&)[COLS / 2], int, int) const {
+  __device__ __forceinline__ bool fixup(const gr_gemm_params &, int64_t, float (&)[COLS / 2], int, int) const {
     return true;
   }
 };

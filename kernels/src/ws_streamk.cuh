@@ -1,33 +1,29 @@
 // ws_streamk.cuh — the stream-K tile scheduler of the persistent ws_wgmma
-// kernels (the manifest's reduction "stream_k"): a grid of G blocks (at most
-// one per SM) shares the tiles' k-tiles evenly, so no block idles through a
-// last partial wave, and a problem of fewer tiles than SMs still streams its
-// weights with every SM.
-//
-// T = ceil(M/BM)·ceil(N/BN) tiles in grouped order (ws_tile), KT = ceil(K/BK)
-// k-tiles each. When G divides T every block takes whole tiles b, b + G, …
-// Otherwise the first DP = (⌊T/G⌋ − 1)·G tiles (none when T < 2G) go so, and
-// the k-tiles ("units") of the last S = T − DP tiles are cut into G
-// contiguous ranges, block b's [⌊b·S·KT/G⌋, ⌊(b+1)·S·KT/G⌋); the host makes G
-// ≤ S·KT, so no range is empty. A block walks its range upwards in segments,
-// one per tile it touches:
-//   the whole tile: D by the epilogue (WS_WHOLE);
-//   from k-tile k0 > 0 (only a range's first segment starts there): a
-//     partial — its fp32 accumulator goes to the block's slot of the
-//     workspace, then the block's flag is set (WS_PART);
-//   from k-tile 0 to before KT (only a range's last segment ends there): the
-//     block finishes the tile — it waits for the flags of blocks b + 1, b + 2,
-//     … whose ranges start inside the tile, adds their slots in that order
-//     (the same order every run: the same bits), clears the flags and runs
-//     the epilogue (WS_FIX).
-// A finisher waits only on later blocks' first segments, which they compute
-// first: with blocks started in index order it never waits on work queued
-// behind a waiter.
+// kernels (the manifest's reduction "stream_k"), in its data-parallel +
+// split-tail form: a grid of G blocks (at most one per SM) takes the
+// T = ceil(M/BM)·ceil(N/BN) tiles (grouped order, ws_tile; KT = ceil(K/BK)
+// k-tiles each) whole in ⌊T/G⌋ waves — block b tiles b, b + G, … below
+// FULL = ⌊T/G⌋·G — and splits each of the R = T − FULL tiles of the partial
+// last wave along K into S = min(⌊G/R⌋, KT) parts of KP = ⌈KT/S⌉ k-tiles
+// (S = ⌈KT/KP⌉, none empty), one block a part: block b < R·S takes part
+// j = ⌊b/R⌋ of tail tile i = b mod R. So no block idles through a partial
+// wave, a problem of fewer tiles than SMs (FULL = 0) still streams its
+// weights with S·R SMs, and the parts of the tail start together, at k
+// offsets 0, KP, 2·KP, …: the blocks that share a weight tile read it in
+// step, through L2. (An even split of all units over the blocks, each
+// block's range starting at another k, read 6.3× the DRAM bytes at M = 1024,
+// N = 5120, K = 13824 on the H200: docs/perf/2026-12-02-h200-sk, call 2.)
+// Parts 0…S−2 are partials (WS_PART): a part's fp32 accumulator goes to its
+// block's slot of the workspace, then the block's flag is set. The block of
+// part S − 1 finishes the tile (WS_FIX): it waits for the flags of the blocks
+// of parts 0…S−2 — lower block indices, started no later than it — adds their
+// slots in part order (the same order every run: the same bits), clears the
+// flags and runs the epilogue.
 // Workspace: slot b is the block's CONSUMERS × 64 × COLS fp32 accumulator,
 // each thread's registers at a 128-thread stride of float4, so that a
-// warpgroup's stores and loads are 2 KiB contiguous. p.flags (zero between
-// launches: each finisher clears what it consumed) holds one word per block
-// and consumer warpgroup, GR_STREAMK_FLAGS in all.
+// warpgroup's stores and loads are 2 KiB contiguous; R·S slots. p.flags
+// (zero between launches: each finisher clears what it consumed) holds one
+// word per block and consumer warpgroup, GR_STREAMK_FLAGS in all.
 #pragma once
 #include <stdint.h>
 #include "gemm_params.h"
@@ -48,56 +44,63 @@ __device__ __forceinline__ void st_release_gpu(uint32_t *p, uint32_t v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
 }
 
+// ws_role says what a block does with a segment's accumulator.
+enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
+
+// ws_stream_k is a block's walk as ws_schedule's (t = first, first +
+// blocks, … below tiles; work(t)), over its segments: its whole tiles, then
+// its tail part if it has one.
 template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
-  int64_t mt, nt, kt;   // M tiles, N tiles, k-tiles per tile
-  int64_t dp;           // tiles taken whole, b, b + G, … (all of them when G divides T)
-  int64_t su;           // units (k-tiles) of the other tiles
-  int64_t u0, u_end;    // this block's range of units
-  int64_t first;        // this block's first cursor (see valid)
-  int blocks, b;        // G and this block
+  int64_t mt, nt, kt;            // M tiles, N tiles, k-tiles per tile
+  int64_t full, rest, kp;        // tiles taken whole; tail tiles; k-tiles per part
+  int64_t ndp;                   // this block's whole tiles
+  int64_t tiles, blocks, first;  // its segments, walked 0, 1, …
+  int g, b, parts, crank;        // G, this block, S; no clusters
   __device__ __forceinline__ explicit ws_stream_k(const gr_gemm_params &p) {
     mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, kt = (p.k + BK - 1) / BK;
-    blocks = (int)gridDim.x, b = (int)blockIdx.x;
-    const int64_t tiles = mt * nt;
-    dp = tiles % blocks == 0 ? tiles : tiles >= 2 * blocks ? (tiles / blocks - 1) * blocks : 0;
-    su = (tiles - dp) * kt;
-    u0 = start(b), u_end = start(b + 1);
-    first = b < dp ? b : dp + u0;
+    g = (int)gridDim.x, b = (int)blockIdx.x, crank = 0;
+    const int64_t all = mt * nt;
+    full = all / g * g, rest = all - full;
+    parts = rest > 0 ? (int)max((int64_t)1, min((int64_t)g / rest, kt)) : 1;
+    kp = (kt + parts - 1) / parts, parts = (int)((kt + kp - 1) / kp);
+    ndp = full / g;
+    tiles = ndp + (b < rest * parts ? 1 : 0);
+    blocks = 1, first = 0;
   }
-  // start is the first unit of block x's range (S·KT < 2G·2^25: no overflow).
-  __device__ __forceinline__ int64_t start(int x) const { return (int64_t)x * su / blocks; }
-  // A block walks cursors t = first, step(t), … while valid(t): a whole
-  // tile's id below dp, else dp + the unit that starts a segment; item
-  // gives the segment's tile, K offset, k-tiles and role.
-  __device__ __forceinline__ bool valid(int64_t t) const { return t < dp || t - dp < u_end; }
-  __device__ __forceinline__ int64_t step(int64_t t, const ws_item &w) const {
-    if (t >= dp) return t + w.nk;
-    return t + blocks < dp ? t + blocks : dp + u0;
-  }
-  __device__ __forceinline__ void item(const gr_gemm_params &, int64_t t, ws_item &w) const {
-    if (t < dp) {
-      ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)nt, w.tm, w.tn, w.z);
-      w.kb = 0, w.nk = (int)kt, w.role = WS_WHOLE, w.tile = t;
-      return;
+  // segment gives segment t's tile id and k-tiles [k0, k1); returns its role.
+  __device__ __forceinline__ int segment(int64_t t, int64_t &tile, int64_t &k0, int64_t &k1) const {
+    if (t < ndp) {
+      tile = b + t * g, k0 = 0, k1 = kt;
+      return WS_WHOLE;
     }
-    const int64_t u = t - dp, s = u / kt, k0 = u - s * kt, k1 = min(kt, k0 + (u_end - u));
-    ws_tile((uint32_t)(dp + s), (uint32_t)mt, (uint32_t)nt, w.tm, w.tn, w.z);
-    w.kb = k0 * BK, w.nk = (int)(k1 - k0), w.tile = s;
-    w.role = k0 > 0 ? WS_PART : k1 < kt ? WS_FIX : WS_WHOLE;
+    const int64_t j = b / rest;  // this block's part of tail tile b mod R
+    tile = full + b % rest, k0 = j * kp, k1 = min(kt, k0 + kp);
+    return parts == 1 ? WS_WHOLE : j < parts - 1 ? WS_PART : WS_FIX;
   }
-  // fixup is consumer warpgroup c's part of segment w's reduction, thread tid
+  // work returns segment t's k-tiles, from K offset kb, and its M tile, N
+  // tile and split (0).
+  __device__ __forceinline__ int work(const gr_gemm_params &, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    int64_t tile, k0, k1;
+    segment(t, tile, k0, k1);
+    ws_tile((uint32_t)tile, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+    kb = k0 * BK;
+    return (int)(k1 - k0);
+  }
+  // fixup is consumer warpgroup c's part of segment t's reduction, thread tid
   // of it holding d (its COLS/2 accumulator registers): WS_PART stores d to
   // the block's slot and sets the flag (false: no epilogue); WS_FIX adds the
-  // later blocks' partials to d (true: run the epilogue); WS_WHOLE nothing.
+  // other parts' partials to d, in part order (true: run the epilogue);
+  // WS_WHOLE nothing.
   template <int COLS, int CONSUMERS>
-  __device__ __forceinline__ bool fixup(const gr_gemm_params &p, const ws_item &w, float (&d)[COLS / 2], int c,
-                                        int tid) const {
+  __device__ __forceinline__ bool fixup(const gr_gemm_params &p, int64_t t, float (&d)[COLS / 2], int c, int tid) const {
     static_assert(COLS % 8 == 0, "whole float4s of registers");
     constexpr int V = COLS / 8;  // float4s per thread
-    if (w.role == WS_WHOLE) return true;
+    int64_t tile, k0, k1;
+    const int role = segment(t, tile, k0, k1);
+    if (role == WS_WHOLE) return true;
     float4 *ws = reinterpret_cast<float4 *>(p.workspace);
-    if (w.role == WS_PART) {
+    if (role == WS_PART) {
       float4 *slot = ws + ((int64_t)b * CONSUMERS + c) * V * 128 + tid;
 #pragma unroll
       for (int i = 0; i < V; ++i) __stcg(slot + i * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
@@ -106,8 +109,8 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
       if (tid == 0) st_release_gpu(p.flags + b * CONSUMERS + c, 1u);
       return false;
     }
-    const int64_t end = (w.tile + 1) * kt;  // the tile's units end here
-    for (int x = b + 1; x < blocks && start(x) < end; ++x) {
+    for (int j = 0; j < parts - 1; ++j) {
+      const int x = (int)(b % rest + j * rest);  // the block of part j
       if (tid == 0) {
         uint32_t *f = p.flags + x * CONSUMERS + c;
         while (ld_acquire_gpu(f) == 0) __nanosleep(32);

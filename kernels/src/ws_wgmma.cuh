@@ -70,7 +70,8 @@
 // k-tiles evenly; a segment that covers part of a tile leaves its fp32
 // accumulator in the workspace for the block that finishes the tile, which
 // adds them in a fixed order before its epilogue). Both walk cursors
-// (first, valid, step) whose item is a tile, a K range and a role.
+// t = first, first + blocks, … below tiles; work(t) gives the t-th item's
+// tile, K range and k-tiles (the stream-K walk's items are segments).
 //
 // Block: (C + 1) × 128 threads, __launch_bounds__(threads, 1) (setmaxnreg
 // needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
@@ -126,7 +127,6 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const uint32_t full = smem_addr(gr_ws_bars), empty = full + STAGES * 8;  // barrier s at +8s
   const uint32_t turn = empty + STAGES * 8;  // PP: turn[c] at +8c, see the consumers' tile loop
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  const int crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;  // this block's M tile in its cluster's group
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full + 8 * s, 1);
@@ -153,11 +153,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       tma_prefetch_map(&p.tma_b);
     }
     ws_ring_pos<STAGES> pos;
-    ws_item it;
-    for (int64_t t = sched.first; sched.valid(t); t = sched.step(t, it)) {
-      sched.item(p, t, it);
-      const int64_t tm = it.tm, tn = it.tn, kb = it.kb;
-      for (int kt = 0; leader && kt < it.nk; ++kt) {
+    for (int64_t t = sched.first; t < sched.tiles; t += sched.blocks) {
+      int64_t tm, tn, kb;
+      int z;
+      const int nk = sched.work(p, t, tm, tn, z, kb);
+      for (int kt = 0; leader && kt < nk; ++kt) {
         const int s = pos.s;
         mbar_wait(empty + 8 * s, pos.phase ^ 1);  // MC: released by the consumers of every block receiving B
         mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
@@ -168,8 +168,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
           if (SWAP)  // weights are read once: evict them first, keep the tokens
             tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
           else if constexpr (MC > 1)  // rows crank·BN/MC… of B's box, into every block of the cluster
-            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + crank * B_PART, &p.tma_b, full + 8 * s, k,
-                                  (int32_t)(tn * BN + crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
+            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
+                                  (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
           else
             tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
         }
@@ -194,11 +194,10 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   int own = 0;
   ws_ring_pos<STAGES> pos;
-  ws_item it;
-  for (int64_t t = sched.first; sched.valid(t); t = sched.step(t, it)) {
-    sched.item(p, t, it);
-    const int64_t tm = it.tm, tn = it.tn, kb = it.kb;
-    const int nk = it.nk, z = it.z;
+  for (int64_t t = sched.first; t < sched.tiles; t += sched.blocks) {
+    int64_t tm, tn, kb;
+    int z;
+    const int nk = sched.work(p, t, tm, tn, z, kb);
     // PP: consumer c takes this block's tiles j ≡ c (mod 2) and passes over
     // the other's stages. Parity waits cannot tell rounds two apart, so
     // before its tile j it also waits on turn[c] until the other consumer
@@ -298,7 +297,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
 #pragma unroll
         for (int i = 0; i < COLS / 2; ++i) acc[w][0][i] += acc[w][a][i];
     // stream-K: a partial goes to the workspace, a finisher adds the others'
-    if (!sched.template fixup<COLS, CONSUMERS>(p, it, acc[0][0], c, tid)) continue;
+    if (!sched.template fixup<COLS, CONSUMERS>(p, t, acc[0][0], c, tid)) continue;
     if constexpr (sizeof(T) == 1 && !B128)
 #pragma unroll
       for (int w = 0; w < MW; ++w)
