@@ -49,7 +49,7 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 		Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1}}
 	kernel := func(name string, edit func(k *kernels.KernelSpec)) kernels.KernelSpec {
 		k := base
-		k.Name = name
+		k.Name, k.Digest = name, kernels.DigestOf([]byte(name))
 		edit(&k)
 		return k
 	}

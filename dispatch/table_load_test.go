@@ -26,7 +26,8 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 		k := kernels.KernelSpec{Name: name, Image: image, Family: "test", MinArch: lo, MaxArch: hi, In: in, Out: out,
 			Layout: kernels.LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: splitK, Reduction: kernels.ReduceNone, IndexBits: 32,
-			Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1}}
+			Model:  kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1},
+			Digest: kernels.DigestOf([]byte(name))}
 		if splitK > 1 {
 			k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "reduce_f32"
 		}
