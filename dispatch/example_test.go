@@ -40,10 +40,10 @@ func Example() {
 	fmt.Println("kernel:", plan.Kernel.Name)
 	fmt.Println("split-K:", plan.SplitK)
 	// Output:
-	// level: exact (N,K) entry
+	// level: default entry
 	// bucket: [9, 16]
-	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
-	// split-K: 1
+	// kernel: gemmroute_sm90_tiled_mma_bf16_bf16_f32_tn_16x64x64_w4_s4_a16
+	// split-K: 4
 }
 
 // Explain tells how a plan was chosen and which kernels cannot run the
@@ -59,13 +59,15 @@ func ExamplePlan_Explain() {
 	fmt.Print(plan.Explain())
 	// Output:
 	// problem: M=16 N=6144 K=4096
-	// level: exact (N,K) entry
+	// level: default entry
 	// bucket: [9, 16]
 	// source: measured on NVIDIA H200 (2026-12-01)
-	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
-	// split-K: 1 (K per split 4096), workspace 0 B
-	// launch 1 of 1: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 grid [96 1 1] block [256 1 1] smem 164864 B
+	// kernel: gemmroute_sm90_tiled_mma_bf16_bf16_f32_tn_16x64x64_w4_s4_a16
+	// split-K: 4 (K per split 1024), workspace 1572864 B
+	// launch 1 of 2: gemmroute_sm90_tiled_mma_bf16_bf16_f32_tn_16x64x64_w4_s4_a16 grid [96 1 4] block [128 1 1] smem 40960 B
+	// launch 2 of 2: gemmroute_sm90_splitk_reduce_f32_bf16 grid [384 1 1] block [256 1 1] smem 0 B (sums the 4 fp32 partials into D)
 	// runner-up: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16 split-K 1
+	// passed over: exact (N,K) entry: bucket [9, 16] names gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16, whose code changed since the table was measured (digest sha256:e23b84029ccc8ba0f963396d354d528a6d92dc48cd7d6fab1b54f1edf1fdd185 there, sha256:95963ca791894d04e8aa290af99aa4546bb049cfe5d18f040fc8861f0f5586e3 now): retune the table
 	// rejected 165 of 212 kernels:
 	//   27 kernels: built for another arch, e.g. gemmroute_sm80_decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16: sm80.fatbin reaches sm_90 only through PTX JIT, and a native image covers it
 	//   130 kernels: for another dtype pair
