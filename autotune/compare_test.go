@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func TestCompareExitCodes(t *testing.T) {
@@ -31,7 +33,8 @@ func TestCompareExitCodes(t *testing.T) {
 	assert.Contains(t, errOut, "bad.yaml")
 
 	// The model's guesses in place of measurements: listed, exit 1.
-	guessed := "provenance:\n  source: measured\nentries:\n  - arch: sm_80\n    in: bf16\n    out: bf16\n    layout: tn\n    source: model\n    buckets:\n      - min_m: 1\n        kernel: test_simt_bf16\n        split_k: 1\n"
+	guessed := "schema: 2\nprovenance:\n  source: measured\nentries:\n  - arch: sm_80\n    in: bf16\n    out: bf16\n    layout: tn\n    source: model\n    buckets:\n      - min_m: 1\n        kernel: test_simt_bf16\n        digest: " +
+		kernels.DigestOf([]byte("test_simt_bf16")) + "\n        split_k: 1\n"
 	code, out, errOut = runCLI("compare", old, writeFile(t, dir, "guessed.yaml", guessed), "-manifest", testManifest)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "sm_80 bf16→bf16 default lost its measurements")

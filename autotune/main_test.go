@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 const testManifest = "testdata/manifest.json"
@@ -62,7 +64,18 @@ func TestUsage(t *testing.T) {
 func TestCheck(t *testing.T) {
 	code, out, errOut := runCLI("check", "testdata/good.yaml", "-manifest", testManifest)
 	assert.Equal(t, 0, code, errOut)
-	assert.Equal(t, "ok: 2 entries, 5 buckets\n", out)
+	assert.Equal(t, "ok: 2 entries, 5 buckets; kernels: matched 5, changed 0, missing 0\n", out)
+
+	// A kernel set in which test_mma_bf16 was rebuilt to other code: its
+	// three buckets no longer count, and a bucket naming a kernel the set
+	// lacks is missing; the table still loads.
+	dir := t.TempDir()
+	manifest := strings.Replace(readFile(t, testManifest), kernels.DigestOf([]byte("test_mma_bf16")), kernels.DigestOf([]byte("rebuilt")), 1)
+	require.NotEqual(t, readFile(t, testManifest), manifest)
+	table := strings.Replace(readFile(t, "testdata/good.yaml"), "kernel: test_simt_bf16, digest", "kernel: retired_simt_bf16, digest", 1)
+	code, out, errOut = runCLI("check", "-manifest", writeFile(t, dir, "manifest.json", manifest), writeFile(t, dir, "t.yaml", table))
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "ok: 2 entries, 5 buckets; kernels: matched 1, changed 3, missing 1\n", out)
 
 	code, out, errOut = runCLI("check", "-manifest", testManifest, "testdata/bad.yaml")
 	assert.Equal(t, 1, code)
@@ -72,7 +85,8 @@ func TestCheck(t *testing.T) {
 	for _, l := range lines {
 		assert.Regexp(t, regexp.MustCompile(`^testdata/bad\.yaml:\d+: `), l)
 	}
-	assert.Contains(t, errOut, "no_such_kernel")
+	assert.Contains(t, errOut, "gap: M in [17, 32] has no bucket")
+	assert.Contains(t, errOut, `digest "sha256:48ebb9": a digest is`)
 
 	code, _, errOut = runCLI("check", "testdata/missing.yaml", "-manifest", testManifest)
 	assert.Equal(t, 1, code)
@@ -85,7 +99,7 @@ func TestCheck(t *testing.T) {
 func TestCheckDefaultTable(t *testing.T) {
 	code, out, errOut := runCLI("check", "../buckets.yaml")
 	assert.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "ok: ")
+	assert.Regexp(t, `^ok: \d+ entries, \d+ buckets; kernels: matched [1-9]\d*, changed \d+, missing 0\n$`, out)
 }
 
 func TestExplain(t *testing.T) {

@@ -50,8 +50,8 @@ at hand can measure. It works in any build.`,
 			}
 			res, err := tuning.Tune(cfg, ms, base)
 			var kept []dispatch.EntryKey
+			var t *dispatch.Table
 			if err == nil && *out != "" {
-				var t *dispatch.Table
 				if t, kept, err = tuning.Merge(base, base.Provenance, tuning.Heuristic(res.Entries, dev), cfg.Catalog, *force); err == nil {
 					err = saveTable(*out, t)
 				}
@@ -60,7 +60,8 @@ at hand can measure. It works in any build.`,
 				return std.fail(err)
 			}
 			if *out != "" {
-				fmt.Fprintf(std.out, "wrote %s: %d %s entries chosen by the model (heuristic: no times_us), merged into the base table\n", *out, len(res.Entries)-len(kept), dev.Arch)
+				fmt.Fprintf(std.out, "wrote %s: %d %s entries chosen by the model (heuristic: no times_us), merged into the base table; kernels: %s\n",
+					*out, len(res.Entries)-len(kept), dev.Arch, t.MatchKernels(cfg.Catalog))
 				for _, k := range kept {
 					fmt.Fprintf(std.out, "kept the measured entry %s (-force replaces it)\n", k)
 				}

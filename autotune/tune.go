@@ -92,12 +92,13 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if err != nil {
 				return std.fail(err)
 			}
-			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s\n",
-				f.out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second))
+			match := t.MatchKernels(cfg.Catalog)
+			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
+				f.out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
 			if f.report == "" {
 				return 0
 			}
-			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer, Inputs: append(inputs, f.out)}
+			rep := report.Tune{Result: res, Devices: len(ms), Elapsed: elapsed, Peer: peer, Kernels: match, Inputs: append(inputs, f.out)}
 			rep.Ceilings = f.of(res.Device)
 			if err := rep.Write(f.report); err != nil {
 				return std.fail(err)

@@ -36,7 +36,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	assert.Contains(t, pl.Explain(), "1 kernel: are experimental")
 
 	tab := &Table{Entries: []Entry{{Arch: dev.Arch, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
-		Buckets: []Bucket{{MinM: 1, Kernel: pick.Kernel.Name, SplitK: pick.SplitK}}}}}
+		Buckets: []Bucket{{MinM: 1, Kernel: pick.Kernel.Name, Digest: pick.Kernel.Digest, SplitK: pick.SplitK}}}}}
 	pl, err = NewPlanner(exp, tab, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	assert.Equal(t, pick.Kernel.Name, pl.Kernel.Name)

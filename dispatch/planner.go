@@ -91,7 +91,8 @@ type Planner struct {
 	table *Table
 	dev   DeviceInfo
 	lim   Limits // defaults filled in
-	err   error  // what is wrong with the arguments of NewPlanner; Plan returns it
+	match KernelMatch
+	err   error // what is wrong with the arguments of NewPlanner; Plan returns it
 	mu    sync.RWMutex
 	cache map[routeKey]*route
 }
@@ -104,7 +105,19 @@ type Planner struct {
 // routes by its own copy of table: later edits of table do not change its
 // plans.
 func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo, lim Limits) *Planner {
-	return &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(), err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
+	return &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(), match: table.MatchKernels(cat),
+		err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
+}
+
+// KernelMatch says how many of the table's buckets the planner routes by:
+// those whose kernel is in its catalog with the digest the bucket records
+// (Table.MatchKernels, counted by NewPlanner). An engine's is
+// Engine.Planner().KernelMatch(). A nil planner's is zero.
+func (pl *Planner) KernelMatch() KernelMatch {
+	if pl == nil {
+		return KernelMatch{}
+	}
+	return pl.match
 }
 
 // checkPlanner returns an *ArgError for the first argument of NewPlanner
@@ -306,9 +319,13 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 			ex.notes = append(ex.notes, fmt.Sprintf("%s: no bucket holds M=%d", lv.level, p.M))
 			continue
 		}
-		k := pl.cat.Kernel(b.Kernel)
-		if k == nil {
+		k, st := bucketKernel(pl.cat, b)
+		switch st {
+		case kernelMissing:
 			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, not in the catalog", lv.level, b.String(), b.Kernel))
+			continue
+		case kernelChanged:
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s names %s, whose code changed since the table was measured (digest %s there, %s now): retune the table", lv.level, b.String(), b.Kernel, b.Digest, k.Digest))
 			continue
 		}
 		if rj := checkKernel(k, p, pl.dev, key.lim, max(b.SplitK, 1)); !rj.ok() {

@@ -49,7 +49,7 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 		Model: kernels.Model{Kind: kernels.ModelDecode, RateShare: 0.5, StreamShare: 1, RasterGroup: 1}}
 	kernel := func(name string, edit func(k *kernels.KernelSpec)) kernels.KernelSpec {
 		k := base
-		k.Name = name
+		k.Name, k.Digest = name, kernels.DigestOf([]byte(name))
 		edit(&k)
 		return k
 	}
@@ -81,6 +81,9 @@ func testCatalog(t testing.TB) *kernels.Catalog {
 // bf16; f16 and e4m3 are left to the heuristic.
 func testTable() *Table {
 	entry := func(a Arch, n, k int, b ...Bucket) Entry {
+		for i := range b { // measured with testCatalog's kernels
+			b[i].Digest = kernels.DigestOf([]byte(b[i].Kernel))
+		}
 		return Entry{Arch: a, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
 	}
 	return &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{
@@ -364,7 +367,7 @@ func TestPlanKZero(t *testing.T) {
 // exact M (the grid's M-tile limit) must still hold for every M in the class.
 func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
 	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
-		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", SplitK: 1}}}}}
+		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", Digest: kernels.DigestOf([]byte("decode90_bf16")), SplitK: 1}}}}}
 	pl := NewPlanner(testCatalog(t), tab, H200, Limits{})
 	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
 		p := testProblem(m, 64, 64)
@@ -532,7 +535,7 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 	cat, err := kernels.NewCatalog(m)
 	require.NoError(t, err)
 	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
-		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", SplitK: 1}}}}}
+		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", Digest: kernels.DigestOf([]byte("fp8_89")), SplitK: 1}}}}}
 	pl := NewPlanner(cat, tab, L4, Limits{})
 	for _, c := range []struct {
 		s      Scaling

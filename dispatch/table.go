@@ -12,20 +12,27 @@ import (
 // Table is a bucket table (buckets.yaml): for each (arch, dtypes, layout) and
 // optionally an exact (N, K), geometric M buckets naming a kernel and split-K.
 type Table struct {
+	// Schema is the table format's version: LoadTable reads TableSchema
+	// only, and Marshal writes it.
+	Schema     int        `yaml:"schema"`
 	Provenance Provenance `yaml:"provenance"`
 	Entries    []Entry    `yaml:"entries"`
 }
 
+// TableSchema is the table format this package reads and writes. Schema 2
+// added each bucket's kernel digest; a table of schema 1 (none) has to be
+// tuned again.
+const TableSchema = 2
+
 // Provenance records where a table's numbers came from.
 type Provenance struct {
-	Source        string `yaml:"source"`                    // "measured" or "heuristic, not measured"
-	Device        string `yaml:"device,omitempty"`          // e.g. NVIDIA H200
-	SMs           int    `yaml:"sms,omitempty"`             // multiprocessor count
-	Arch          string `yaml:"arch,omitempty"`            // e.g. sm_90
-	Driver        string `yaml:"driver,omitempty"`          // driver version
-	KernelSetHash string `yaml:"kernel_set_hash,omitempty"` // manifest source hash the table was tuned on
-	Date          string `yaml:"date,omitempty"`            // YYYY-MM-DD
-	Method        string `yaml:"method,omitempty"`          // how times were taken
+	Source string `yaml:"source"`           // "measured" or "heuristic, not measured"
+	Device string `yaml:"device,omitempty"` // e.g. NVIDIA H200
+	SMs    int    `yaml:"sms,omitempty"`    // multiprocessor count
+	Arch   string `yaml:"arch,omitempty"`   // e.g. sm_90
+	Driver string `yaml:"driver,omitempty"` // driver version
+	Date   string `yaml:"date,omitempty"`   // YYYY-MM-DD
+	Method string `yaml:"method,omitempty"` // how times were taken
 }
 
 // Entry routes one (arch, dtypes, layout) and, when N and K are nonzero, one
@@ -68,6 +75,11 @@ type Bucket struct {
 	MinM   int    `yaml:"min_m"`
 	MaxM   int    `yaml:"max_m,omitempty"`
 	Kernel string `yaml:"kernel"`
+	// Digest is the digest of the kernel's compiled code the bucket was
+	// measured (or modelled) with, as the manifest recorded it
+	// (kernels.KernelSpec.Digest). A planner routes by the bucket only while
+	// its catalog's kernel of that name has this digest.
+	Digest string `yaml:"digest"`
 	SplitK int    `yaml:"split_k"`
 	// Measured by autotune (absent in heuristic tables).
 	TimesUS   map[int]float64 `yaml:"times_us,omitempty"`   // chosen kernel's time at sample Ms
@@ -99,6 +111,65 @@ func (e *Entry) Bucket(m int) *Bucket {
 		return nil
 	}
 	return &e.Buckets[i]
+}
+
+// KernelMatch counts a table's buckets by whether the kernel each names
+// is, in a catalog, the compiled code the bucket was measured with.
+type KernelMatch struct {
+	Matched int // the catalog's kernel of that name has the bucket's digest
+	Changed int // it has another digest: its code changed since; the bucket is not used
+	Missing int // the catalog has no kernel of that name; the bucket is not used
+}
+
+// String writes the counts as "matched 412, changed 3, missing 0".
+func (m KernelMatch) String() string {
+	return fmt.Sprintf("matched %d, changed %d, missing %d", m.Matched, m.Changed, m.Missing)
+}
+
+// MatchKernels counts t's buckets against cat (see KernelMatch). A planner
+// routes by the matched buckets only: a call whose bucket is changed or
+// missing falls back, level by level, to the heuristic, and its Explain
+// says why.
+func (t *Table) MatchKernels(cat *kernels.Catalog) KernelMatch {
+	var m KernelMatch
+	if t == nil || cat == nil {
+		return m
+	}
+	for i := range t.Entries {
+		for j := range t.Entries[i].Buckets {
+			switch _, st := bucketKernel(cat, &t.Entries[i].Buckets[j]); st {
+			case kernelMatched:
+				m.Matched++
+			case kernelChanged:
+				m.Changed++
+			case kernelMissing:
+				m.Missing++
+			}
+		}
+	}
+	return m
+}
+
+// kernelState is what a catalog holds of a bucket's kernel.
+type kernelState uint8
+
+const (
+	kernelMatched kernelState = iota // the kernel, with the bucket's digest
+	kernelChanged                    // a kernel of that name with another digest
+	kernelMissing                    // no kernel of that name
+)
+
+// bucketKernel returns cat's kernel of b's name (nil when missing) and
+// whether it is the code b was measured with.
+func bucketKernel(cat *kernels.Catalog, b *Bucket) (*kernels.KernelSpec, kernelState) {
+	switch k := cat.Kernel(b.Kernel); {
+	case k == nil:
+		return nil, kernelMissing
+	case k.Digest != b.Digest:
+		return k, kernelChanged
+	default:
+		return k, kernelMatched
+	}
 }
 
 // EntryKey is what routes a call to an entry: arch, dtypes, layout and the
@@ -215,7 +286,7 @@ func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out
 		replaced[k] = true
 		add = append(add, f)
 	}
-	out = &Table{Provenance: prov}
+	out = &Table{Schema: TableSchema, Provenance: prov}
 	if t != nil {
 		for _, e := range t.Entries {
 			if !replaced[e.Key()] {

@@ -42,11 +42,14 @@ const (
 	MaxTableErrors = 100
 )
 
-// LoadTable parses and validates a bucket table (YAML) of at most
-// MaxTableBytes. name is used in error messages. With a non-nil catalog
-// every named kernel must exist, run on the entry's arch and compute the
-// entry's dtypes. Every problem found is returned as TableErrors, each with
-// its line.
+// LoadTable parses and validates a bucket table (YAML, schema TableSchema)
+// of at most MaxTableBytes. name is used in error messages. With a non-nil
+// catalog, a bucket whose kernel is there with the bucket's digest must
+// name a kernel that runs on the entry's arch, computes the entry's dtypes
+// and splits K as far as the bucket does; a bucket whose kernel changed or
+// is missing is no error (Table.MatchKernels counts them; planning passes
+// over them). Every problem found is returned as TableErrors, each with its
+// line.
 func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 	if len(data) > MaxTableBytes {
 		return nil, TableErrors{{File: name, Msg: fmt.Sprintf("%d bytes, more than the %d MiB a table may have: is it a table?", len(data), MaxTableBytes>>20)}}
@@ -155,14 +158,15 @@ func (l *loader) checkKeys(root *yaml.Node) bool {
 func (t *Table) copyTexts() (*Table, []*string) {
 	c := *t
 	p := &c.Provenance
-	texts := []*string{&p.Source, &p.Device, &p.Arch, &p.Driver, &p.KernelSetHash, &p.Date, &p.Method}
+	c.Schema = TableSchema
+	texts := []*string{&p.Source, &p.Device, &p.Arch, &p.Driver, &p.Date, &p.Method}
 	c.Entries = slices.Clone(t.Entries)
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		e.Buckets = slices.Clone(e.Buckets)
 		texts = append(texts, &e.Layout, &e.Source, &e.Device, &e.Date)
 		for j := range e.Buckets {
-			texts = append(texts, &e.Buckets[j].Kernel, &e.Buckets[j].RunnerUp)
+			texts = append(texts, &e.Buckets[j].Kernel, &e.Buckets[j].Digest, &e.Buckets[j].RunnerUp)
 		}
 	}
 	return &c, texts
@@ -180,7 +184,8 @@ func restoreQuoted(n *yaml.Node, quoted map[string]string) {
 }
 
 // Marshal writes the table as canonical YAML (indent 2, fields in struct
-// order, times_us keys sorted): LoadTable(Marshal(t)) gives t back, and
+// order, times_us keys sorted), of schema TableSchema whatever t.Schema
+// says: LoadTable(Marshal(t)) gives t back (its Schema TableSchema), and
 // marshalling that again gives the same bytes.
 //
 // Text with control characters (newlines, tabs) is written double-quoted
@@ -487,6 +492,17 @@ func (l *loader) need(m *yaml.Node, key, fix string) {
 
 // check validates what decode filled in; root is the table's mapping.
 func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
+	const retune = "tune the table again (autotune tune) with the kernels as built, or load it with the gemmroute that wrote it"
+	switch k, v := field(root, "schema"); {
+	case k == nil:
+		l.errorf(root.Line, "schema is missing: this build reads table schema %d, whose buckets record their kernels' digests: %s", TableSchema, retune)
+		return
+	case l.bad(v):
+		return
+	case t.Schema != TableSchema || v.ShortTag() != "!!int":
+		l.errorf(k.Line, "schema %s: this build reads table schema %d: %s", v.Value, TableSchema, retune)
+		return
+	}
 	if t.Provenance.Source == "" {
 		_, prov := field(root, "provenance")
 		l.need(cmp.Or(prov, root), "source", `add provenance.source: measured (or "heuristic, not measured")`)
@@ -677,14 +693,22 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 		l.errorf(at(m, "kernel"), "kernel %q is not a kernel name: %s", b.Kernel, kernels.KernelNameRule)
 		return
 	}
+	if b.Digest == "" {
+		l.need(m, "digest", "record the digest of the kernel's code the bucket was measured with (the manifest's digest of it; autotune tune writes it)")
+		return
+	}
+	if !kernels.ValidDigest(b.Digest) {
+		l.errorf(at(m, "digest"), "digest %q: %s", b.Digest, kernels.DigestRule)
+		return
+	}
 	if cat == nil {
 		return
 	}
-	k, line := cat.Kernel(b.Kernel), at(m, "kernel")
-	if k == nil {
-		l.errorf(line, "unknown kernel %q: it is not in the kernel manifest; retune the table or pick a kernel the manifest lists", b.Kernel)
-		return
+	k, st := bucketKernel(cat, b)
+	if st != kernelMatched {
+		return // counted by Table.MatchKernels; planning passes over it
 	}
+	line := at(m, "kernel")
 	if e.Arch != 0 && !k.RunsOn(e.Arch) {
 		runs := k.MinArch.String() + " and newer"
 		if k.MaxArch != 0 {

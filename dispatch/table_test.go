@@ -168,7 +168,7 @@ func TestGeometricBuckets(t *testing.T) {
 	// The scheme is one the loader accepts.
 	bs := GeometricBuckets(64)
 	for i := range bs {
-		bs[i].Kernel, bs[i].SplitK = "k90_bf16", 1
+		bs[i].Kernel, bs[i].Digest, bs[i].SplitK = "k90_bf16", kernels.DigestOf([]byte("k90_bf16")), 1
 	}
 	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: bs}}},
 		tableTestCatalog(t))

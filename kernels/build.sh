@@ -6,7 +6,8 @@
 # Writes kernels/images/sm80.fatbin (sm_80 SASS + compute_80 PTX) and
 # kernels/images/sm90.fatbin (sm_90a SASS), the ptxas resource report in
 # $LOGDIR/ptxas-*.log (default /tmp), then runs the manifest generator with the nvcc
-# version, which stamps the sources' hash into kernels/manifest.json. The
+# version, which stamps the sources' hash and each kernel's digest (of its machine
+# code in the new images) into kernels/manifest.json. The
 # generator is `go run -tags nocuda ./kernels/internal/gen` unless GEN names a prebuilt
 # binary (for machines without Go). Commit the fatbins and the manifest.
 set -euo pipefail

@@ -95,6 +95,10 @@ type KernelSpec struct {
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`
+	// Digest is the digest of the kernel's compiled code in Image (see
+	// Digests): a table records the digest each bucket's kernel was
+	// measured with, and routes by the bucket only while it is the same.
+	Digest string `json:"digest"`
 }
 
 // Model kinds: how the analytic model counts a kernel's memory traffic and
@@ -223,7 +227,7 @@ func (im *Image) nativeSet() *archSet {
 
 // SchemaVersion is the manifest schema this package reads; a manifest of
 // another version is refused (regenerate it with go generate ./kernels).
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Manifest is the kernels' generated description (kernels/manifest.json).
 type Manifest struct {
@@ -361,6 +365,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad(KernelNameRule)
 		case c.byName[k.Name] != nil:
 			return nil, bad("listed twice")
+		case !ValidDigest(k.Digest):
+			return nil, bad(fmt.Sprintf("digest %q: %s: regenerate the manifest (go generate ./kernels)", k.Digest, DigestRule))
 		case images[k.Image] == nil:
 			return nil, bad(fmt.Sprintf("image %q is not among the manifest's images", k.Image))
 		case k.SmemBytes < 0 || k.SmemBytes > images[k.Image].SmemLimit:

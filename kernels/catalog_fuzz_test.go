@@ -43,8 +43,8 @@ func smallManifest(f *testing.F) []byte {
 func FuzzParseManifest(f *testing.F) {
 	small := smallManifest(f)
 	f.Add(small)
-	for _, s := range []string{"", "{}", "null", "[]", `{"schema":3}`, string(small) + "garbage", string(small) + string(small),
-		`{"schema":3,"images":[{"file":"a.fatbin","smem_limit":1}],"kernels":[{"name":"k","image":"a.fatbin","layout":"tn","tile_m":1,"tile_n":1,"tile_k":4611686018427387904,"threads":1,"ptr_align":3,"ld_align":2,"k_multiple":1,"max_split_k":1,"reduction":"none","index_bits":64,"in":"bf16","out":"bf16"}]}`} {
+	for _, s := range []string{"", "{}", "null", "[]", `{"schema":4}`, string(small) + "garbage", string(small) + string(small),
+		`{"schema":4,"images":[{"file":"a.fatbin","smem_limit":1}],"kernels":[{"name":"k","image":"a.fatbin","layout":"tn","tile_m":1,"tile_n":1,"tile_k":4611686018427387904,"threads":1,"ptr_align":3,"ld_align":2,"k_multiple":1,"max_split_k":1,"reduction":"none","index_bits":64,"in":"bf16","out":"bf16"}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

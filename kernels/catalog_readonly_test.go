@@ -15,7 +15,7 @@ func TestCatalogReadOnly(t *testing.T) {
 		Kernels: []KernelSpec{{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
 			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 32,
-			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}}
+			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}, Digest: DigestOf(nil)}}}
 	fp8 := m.Kernels[0]
 	fp8.Name, fp8.In, fp8.Scalings = "k90_e4m3", E4M3, []Scaling{ScalingTensor, ScalingRow}
 	m.Kernels = append(m.Kernels, fp8)

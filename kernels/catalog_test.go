@@ -21,7 +21,8 @@ func TestNewCatalogErrors(t *testing.T) {
 			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 4, Reduction: ReduceWorkspace,
 			ReduceKernel: "reduce_f32", IndexBits: 32,
-			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}
+			Model:  Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8},
+			Digest: DigestOf([]byte("k90_bf16"))}
 	}
 	manifest := func(ks ...KernelSpec) Manifest {
 		return Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}}, Kernels: ks}
@@ -41,6 +42,10 @@ func TestNewCatalogErrors(t *testing.T) {
 		phrase string
 	}{
 		{"no name", func(k *KernelSpec) { k.Name = "" }, "has no name"},
+		{"no digest", func(k *KernelSpec) { k.Digest = "" }, `digest "": a digest is "sha256:" and 64 lowercase hex digits`},
+		{"short digest", func(k *KernelSpec) { k.Digest = k.Digest[:70] }, "a digest is"},
+		{"upper-case digest", func(k *KernelSpec) { k.Digest = strings.ToUpper(k.Digest) }, "a digest is"},
+		{"digest of another hash", func(k *KernelSpec) { k.Digest = "md5:" + k.Digest[7:] }, "a digest is"},
 		{"newline in name", func(k *KernelSpec) { k.Name = "k\n" }, "a kernel name is ASCII letters"},
 		{"space in name", func(k *KernelSpec) { k.Name = "k 90" }, "a kernel name is ASCII letters"},
 		{"leading digit", func(k *KernelSpec) { k.Name = "90k" }, "a kernel name is ASCII letters"},
@@ -97,7 +102,7 @@ func TestNewCatalogErrors(t *testing.T) {
 		m.Schema = 1
 		_, err := NewCatalog(m)
 		require.ErrorIs(t, err, ErrManifest)
-		assert.Contains(t, err.Error(), "schema 1, this build reads schema 3")
+		assert.Contains(t, err.Error(), fmt.Sprintf("schema 1, this build reads schema %d", SchemaVersion))
 	})
 	t.Run("image without smem_limit", func(t *testing.T) {
 		m := manifest(valid())
@@ -163,8 +168,8 @@ func TestParseManifestIsStrict(t *testing.T) {
 		Kernels: []KernelSpec{{Name: "k90_e4m3", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: E4M3, Out: BF16,
 			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 16, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 32,
-			Scalings: []Scaling{ScalingTensor, ScalingRow},
-			Model:    Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}}
+			Scalings: []Scaling{ScalingTensor, ScalingRow}, Digest: DigestOf(nil),
+			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}}
 	data, err := json.Marshal(fp8)
 	require.NoError(t, err)
 	text := string(data)
@@ -196,7 +201,8 @@ func TestParseManifestIsStrict(t *testing.T) {
 func TestCatalogJITOnly(t *testing.T) {
 	k80 := KernelSpec{Name: "k80", Image: "sm80.fatbin", Family: "test", MinArch: SM80, In: BF16, Out: BF16,
 		Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
-		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 64, Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}
+		PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 64, Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8},
+		Digest: DigestOf(nil)}
 	k90 := k80
 	k90.Name, k90.Image, k90.MinArch, k90.MaxArch = "k90", "sm90.fatbin", SM90, SM90
 	c, err := NewCatalog(Manifest{Schema: SchemaVersion, Kernels: []KernelSpec{k80, k90}, Images: []Image{
@@ -224,7 +230,7 @@ func TestParseNamesTyped(t *testing.T) {
 // targets (one Plan over it took 53 s) are refused; a catalog at the
 // bounds answers JITOnly without walking the targets.
 func TestParseManifestHostile(t *testing.T) {
-	head := `{"schema":3,"images":[{"file":"sm90.fatbin","targets":["sm_90a"],"smem_limit":1}],"kernels":[`
+	head := `{"schema":4,"images":[{"file":"sm90.fatbin","targets":["sm_90a"],"smem_limit":1}],"kernels":[`
 	start := time.Now()
 	_, err := ParseManifest([]byte(head + strings.Repeat("{},", (16<<20-len(head))/3-1) + "{}]}"))
 	require.ErrorIs(t, err, ErrManifest)
@@ -235,7 +241,7 @@ func TestParseManifestHostile(t *testing.T) {
 		Kernels: []KernelSpec{{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
 			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 32,
-			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}}}})
+			Model: Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8}, Digest: DigestOf(nil)}}})
 	require.NoError(t, err)
 	m := valid.Manifest()
 	m.Images[0].Targets = slices.Repeat([]string{"compute_90"}, 200_000)

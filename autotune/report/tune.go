@@ -21,9 +21,13 @@ import (
 // reject) and a roofline plot per weight.
 type Tune struct {
 	*tuning.Result
-	Devices  int
-	Elapsed  time.Duration
-	Peer     Peer
+	Devices int
+	Elapsed time.Duration
+	Peer    Peer
+	// Kernels is the written table's buckets against the kernel set
+	// (dispatch.Table.MatchKernels): a base table's buckets of kernels
+	// since changed or gone are counted, and not used.
+	Kernels  dispatch.KernelMatch
 	Ceilings // the roofline's bandwidth and rates
 	// Inputs are the files the run read: Write refuses to write over one.
 	Inputs []string
@@ -92,6 +96,7 @@ func (r *Tune) summary(w *strings.Builder) {
 	fmt.Fprintf(w, "Candidates over all (weight, bucket) pairs: %d passed the correctness gate, %d rejected by it, %d pruned by the model; %d timings taken, %d candidates timed again.\n\n",
 		passed, rejected, pruned, timings, retimed)
 	fmt.Fprintf(w, "Method: %s\n\n", tuning.Method)
+	fmt.Fprintf(w, "The written table's buckets against the kernel set: %s (a changed or missing kernel's buckets, from the base table, are not used: tune them again).\n\n", r.Kernels)
 	w.WriteString("Correctness gate (sampled elements against the float64 reference):\n\n")
 	for _, g := range GateTolerances(c.Weights) {
 		fmt.Fprintf(w, "- %s\n", g)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // point is one measured problem: M and the weight shape.
@@ -118,8 +119,9 @@ type Choice struct {
 // buildEntries turns samples into one exact entry per measured shape and one
 // default entry per (arch, dtype), chosen over all its aligned shapes
 // together, with the table's geometric buckets up to maxM. Buckets without
-// measurements take a measured neighbour's or the base table's choice.
-func buildEntries(samples []sample, base *dispatch.Table, maxM int) ([]dispatch.Entry, []Choice, error) {
+// measurements take a measured neighbour's or the base table's choice (and
+// its digest); a measured one records the digest of cat's kernel.
+func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels.Catalog) ([]dispatch.Entry, []Choice, error) {
 	byKey := map[dispatch.EntryKey][]sample{}
 	for _, s := range samples {
 		key := Weight{DType: s.dtype, N: s.n, K: s.k}.Key(s.arch)
@@ -141,7 +143,7 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int) ([]dispatch.
 		_, fallback := base.Find(key.Arch, key.In, key.Out, key.N, key.K)
 		var bs []Choice
 		for _, b := range dispatch.GeometricBuckets(maxM) {
-			bs = append(bs, bucketFor(key, byKey[key], b, fallback))
+			bs = append(bs, bucketFor(key, byKey[key], b, fallback, cat))
 		}
 		inheritUnmeasured(bs)
 		for _, c := range bs {
@@ -165,7 +167,7 @@ func inheritUnmeasured(bs []Choice) {
 		}
 		for _, j := range nearest(i, len(bs)) {
 			if bs[j].Loss != 0 {
-				bs[i].Bucket.Kernel, bs[i].Bucket.SplitK = bs[j].Bucket.Kernel, bs[j].Bucket.SplitK
+				bs[i].Bucket.Kernel, bs[i].Bucket.Digest, bs[i].Bucket.SplitK = bs[j].Bucket.Kernel, bs[j].Bucket.Digest, bs[j].Bucket.SplitK
 				break
 			}
 		}
@@ -188,8 +190,8 @@ func nearest(i, n int) []int {
 // measured at every (M, shape) there. TimesUS keeps, per M, the chosen
 // kernel's slowest time over the shapes. A bucket with no measurement takes
 // the fallback entry's choice for now (inheritUnmeasured may replace it) or
-// none.
-func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallback *dispatch.Entry) Choice {
+// none. The chosen kernel (one of cat's) gives its digest.
+func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallback *dispatch.Entry, cat *kernels.Catalog) Choice {
 	out := Choice{Key: key, Bucket: b}
 	times := map[point]map[Candidate]float64{}
 	for _, s := range samples {
@@ -204,6 +206,9 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 	}
 	if c, ok := choose(times); ok {
 		out.Bucket.Kernel, out.Bucket.SplitK, out.Bucket.MarginPct = c.best.Kernel, c.best.SplitK, round2(c.margin)
+		if k := cat.Kernel(c.best.Kernel); k != nil {
+			out.Bucket.Digest = k.Digest
+		}
 		if c.runnerUp.Kernel != "" {
 			out.Bucket.RunnerUp = c.runnerUp.String()
 		}
@@ -218,7 +223,7 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 	}
 	if fallback != nil {
 		if fb := fallback.Bucket(b.MinM); fb != nil {
-			out.Bucket.Kernel, out.Bucket.SplitK = fb.Kernel, fb.SplitK
+			out.Bucket.Kernel, out.Bucket.Digest, out.Bucket.SplitK = fb.Kernel, fb.Digest, fb.SplitK
 		}
 	}
 	return out

@@ -55,13 +55,14 @@ func TestChooseNeedsEveryPoint(t *testing.T) {
 func TestInheritUnmeasured(t *testing.T) {
 	bs := []Choice{
 		{Bucket: dispatch.Bucket{MinM: 1, MaxM: 1, Kernel: "base"}},
-		{Bucket: dispatch.Bucket{MinM: 2, MaxM: 2, Kernel: "m2", SplitK: 2}, Loss: 1},
+		{Bucket: dispatch.Bucket{MinM: 2, MaxM: 2, Kernel: "m2", Digest: "sha256:m2", SplitK: 2}, Loss: 1},
 		{Bucket: dispatch.Bucket{MinM: 3, MaxM: 4, Kernel: "base"}},
 		{Bucket: dispatch.Bucket{MinM: 5, Kernel: "m5", SplitK: 1}, Loss: 1.02},
 	}
 	inheritUnmeasured(bs)
 	assert.Equal(t, "m2", bs[0].Bucket.Kernel, "nothing below: the nearest above")
 	assert.Equal(t, 2, bs[0].Bucket.SplitK)
+	assert.Equal(t, "sha256:m2", bs[0].Bucket.Digest, "the digest goes with the kernel")
 	assert.Equal(t, "m2", bs[2].Bucket.Kernel, "the nearest below first")
 }
 

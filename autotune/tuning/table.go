@@ -17,7 +17,7 @@ const Method = "autotune tune: constraint survivors × split-K gated against a f
 // driver is the driver version ("" when unknown).
 func Provenance(cat *kernels.Catalog, dev dispatch.DeviceInfo, driver string) dispatch.Provenance {
 	return dispatch.Provenance{Source: "measured", Device: dev.Name, SMs: dev.SMs, Arch: dev.Arch.String(), Driver: driver,
-		KernelSetHash: cat.Manifest().SourceHash, Date: time.Now().UTC().Format("2006-01-02"), Method: Method}
+		Date: time.Now().UTC().Format("2006-01-02"), Method: Method}
 }
 
 // Merge merges entries into base under prov and checks that the result, as

@@ -74,7 +74,7 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Config: cfg, Device: dev, Spans: spans}
-	if r.Entries, r.Choices, err = buildEntries(samples(dev.Arch, spans), base, cfg.MaxM); err != nil {
+	if r.Entries, r.Choices, err = buildEntries(samples(dev.Arch, spans), base, cfg.MaxM, cfg.Catalog); err != nil {
 		return nil, err
 	}
 	exact := &dispatch.Table{Entries: r.Entries}

@@ -15,6 +15,7 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 type cand = tuning.Candidate
@@ -160,14 +161,18 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	cfg.MaxM = 4096
 	var progress []int
 	cfg.Progress = func(done, total int) { progress = append(progress, total) }
+	older := kernels.DigestOf([]byte("t80_mma as it was"))
 	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{
-		{Arch: dispatch.SM80, In: dispatch.BF16, Out: dispatch.BF16, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", SplitK: 1}}}}}
+		{Arch: dispatch.SM80, In: dispatch.BF16, Out: dispatch.BF16, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", Digest: older, SplitK: 1}}}}}
 	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU(), tuningtest.NewGPU()}, base)
 	require.NoError(t, err)
 	assert.Len(t, res.Spans, 3*13)
 	assert.Len(t, res.Entries, 4, "qkv, o, odd and the default")
 	assert.Len(t, res.Choices, 4*14)
 	assert.GreaterOrEqual(t, len(progress), 3*13)
+	for _, c := range res.Choices {
+		assert.Equal(t, cfg.Catalog.Kernel(c.Bucket.Kernel).Digest, c.Bucket.Digest, "%s %s: a bucket records its kernel's digest", c.Key, c.Bucket.String())
+	}
 	tab, kept, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1"), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
 	assert.Empty(t, kept)
 	require.NoError(t, err)
@@ -184,6 +189,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.NotEqual(t, "t90_any", def.Bucket(64).Kernel, "the odd weight does not shape the default")
 	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 1, 1)
 	require.NotNil(t, sm80)
+	assert.Equal(t, older, sm80.Buckets[0].Digest, "the base's entry as it was")
 	for _, sr := range res.Spans {
 		if sr.Weight == qkv && sr.Span.Lo == 1 {
 			assert.Equal(t, tuning.Timing{Median: 17, P90: 18.12}, sr.Events[1], "the events column times the exact choice")

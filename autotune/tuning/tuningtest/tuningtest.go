@@ -36,7 +36,7 @@ func Manifest() kernels.Manifest {
 		s := kernels.KernelSpec{Name: name, Image: image, Family: family, MinArch: arch, In: dispatch.BF16, Out: dispatch.BF16,
 			Layout: kernels.LayoutTN, TileM: tm, TileN: tn, TileK: 64, Stages: 2, Threads: 128,
 			PtrAlign: align, LDAlign: align, KMultiple: align / 2, MaxSplitK: split, Reduction: kernels.ReduceNone,
-			IndexBits: 64, LoadBytes: 64, Model: models[family]}
+			IndexBits: 64, LoadBytes: 64, Model: models[family], Digest: kernels.DigestOf([]byte(name))}
 		if split > 1 {
 			s.Reduction, s.ReduceKernel = kernels.ReduceWorkspace, "reduce"
 		}

@@ -8,7 +8,9 @@
 //
 // Without -nvcc the build block of the existing manifest (source hash, nvcc
 // version, date) is kept, so the manifest keeps saying what the committed
-// fatbins were built from.
+// fatbins were built from. Each kernel's digest is read from the images as
+// they are (kernels.Digests): an instance the images lack leaves the
+// manifest unwritten until build.sh has built it.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"maps"
 	"os"
@@ -61,7 +64,11 @@ func main() {
 	if b, err := os.ReadFile(filepath.Join(*dir, "manifest.json")); err == nil {
 		_ = json.Unmarshal(b, &old)
 	}
-	build := buildInfo{hash: old.SourceHash, nvcc: old.NVCC, date: old.Built, registers: map[string]int{}}
+	digests, err := imageDigests(os.DirFS(filepath.Join(*dir, "images")))
+	if err != nil {
+		log.Fatal(err)
+	}
+	build := buildInfo{hash: old.SourceHash, nvcc: old.NVCC, date: old.Built, registers: map[string]int{}, digests: digests}
 	for _, k := range old.Kernels {
 		build.registers[k.Name] = k.Registers
 	}
@@ -89,10 +96,28 @@ func main() {
 }
 
 // buildInfo is what a build adds to the instance list: the sources' hash,
-// the nvcc version, the date and the registers ptxas gave each kernel.
+// the nvcc version, the date, the registers ptxas gave each kernel and the
+// digests of their code, per image file and kernel name.
 type buildInfo struct {
 	hash, nvcc, date string
 	registers        map[string]int
+	digests          map[string]map[string]string
+}
+
+// imageDigests reads the digests of every image's kernels (kernels.Digests)
+// from fsys, the images directory.
+func imageDigests(fsys fs.FS) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, im := range images {
+		b, err := fs.ReadFile(fsys, im.file)
+		if err != nil {
+			return nil, fmt.Errorf("the kernels' digests: %w: build the images (bash kernels/build.sh)", err)
+		}
+		if out[im.file], err = kernels.Digests(b); err != nil {
+			return nil, fmt.Errorf("%s: %w", im.file, err)
+		}
+	}
+	return out, nil
 }
 
 // readRegisters reads "Compiling entry function 'NAME'" … "Used N registers"
@@ -181,6 +206,10 @@ func manifestJSON(build buildInfo) ([]byte, error) {
 			}
 			k := in.spec(im)
 			k.Registers = build.registers[k.Name]
+			var ok bool
+			if k.Digest, ok = build.digests[im.file][k.Name]; !ok {
+				return nil, fmt.Errorf("kernel %s is not in %s: build the images (bash kernels/build.sh), which then writes the manifest", k.Name, im.file)
+			}
 			m.Kernels = append(m.Kernels, k)
 		}
 	}
