@@ -365,7 +365,7 @@ func TestSplitKDeterministic(t *testing.T) {
 		d := gemmtest.Fill(c, dispatch.BF16, rand.New(rand.NewPCG(51, 52)))
 		p, out := operands(t, d)
 		for _, k := range e.Planner().Catalog().Kernels() {
-			if k.In != dispatch.BF16 || k.PtrAlign != 16 {
+			if k.In != dispatch.BF16 || k.PtrAlign != 16 || k.MaxSplitK < 8 { // stream-K: TestStreamKDeterministicAndReplayable
 				continue
 			}
 			splitKRepeats(t, e, d, p, out, k.Name, 8)

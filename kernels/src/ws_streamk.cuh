@@ -12,7 +12,7 @@
 // offsets 0, KP, 2·KP, …: the blocks that share a weight tile read it in
 // step, through L2. (An even split of all units over the blocks, each
 // block's range starting at another k, read 6.3× the DRAM bytes at M = 1024,
-// N = 5120, K = 13824 on the H200: docs/perf/2026-12-02-h200-sk, call 2.)
+// N = 5120, K = 13824 on the H200: docs/perf/2026-12-01-h200-sk, call 2.)
 // Parts 0…S−2 are partials (WS_PART): a part's fp32 accumulator goes to its
 // block's slot of the workspace, then the block's flag is set. The block of
 // part S − 1 finishes the tile (WS_FIX): it waits for the flags of the blocks
