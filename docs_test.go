@@ -118,3 +118,23 @@ func TestNothingPointsOutsideTheRepository(t *testing.T) {
 		t.Fatalf("found %d files: not walking the repository?", files)
 	}
 }
+
+// A reader without a GPU finds what to run on the README's first screen
+// (it was 160 lines down): the section, the planning example and the test
+// command, each line of it within the first 30.
+func TestReadmeFirstScreenRunsWithoutGPU(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(data), "\n", 31)
+	screen := strings.Join(lines[:min(30, len(lines))], "\n")
+	for _, want := range []string{"## Try it without a GPU", "go run -tags nocuda ./examples/plan", "go test -tags nocuda ./..."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("README.md's first 30 lines lack %q", want)
+		}
+	}
+	if !exists("examples/plan/main.go", ".") {
+		t.Error("examples/plan, which the first screen runs, is gone")
+	}
+}
