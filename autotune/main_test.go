@@ -161,11 +161,12 @@ func TestExplainTableFile(t *testing.T) {
 }
 
 // explain on an A100 with the embedded table says whose choices route it:
-// the model's for sm_80, not the H200 that measured the table's sm_90 entries.
+// the model's for the A100 (the entry's own device and date), not the H200
+// that measured the table's sm_90 entries.
 func TestExplainA100SaysItsEntriesSource(t *testing.T) {
 	code, out, errOut := runCLI("explain", "-device", "a100")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "table: buckets.yaml (embedded)\n")
-	assert.Contains(t, out, "source: the analytic model's choice for an sm_80 device")
+	assert.Contains(t, out, "source: the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured\n")
 	assert.NotContains(t, out, "H200")
 }

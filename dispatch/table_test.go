@@ -1,7 +1,10 @@
 package dispatch
 
 import (
+	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,6 +175,28 @@ func TestGeometricBuckets(t *testing.T) {
 	}
 	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: bs}}},
 		tableTestCatalog(t))
+}
+
+// Every entry of the embedded table says its own source, device and date,
+// so that no plan borrows the provenance's (the H200's, 2026-12-01) for an
+// entry measured or modelled elsewhere or earlier: the device is of the
+// entry's arch, a model's entry has no times and a measured one has them.
+func TestDefaultTableEntriesNameTheirSource(t *testing.T) {
+	tab, err := DefaultTable()
+	require.NoError(t, err)
+	date := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	for _, e := range tab.Entries {
+		name := fmt.Sprintf("%s %s→%s N=%d K=%d", e.Arch, e.In, e.Out, e.N, e.K)
+		assert.Contains(t, []string{SourceMeasured, SourceModel}, e.Source, name)
+		assert.Regexp(t, date, e.Date, name)
+		dev, ok := presetFor(e.Device)
+		if assert.True(t, ok, "%s: device %q is no preset's", name, e.Device) {
+			assert.Equal(t, e.Arch, dev.Arch, "%s: device %q", name, e.Device)
+		}
+		timed := slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 })
+		assert.Equal(t, e.Source == SourceMeasured, timed, "%s: source %q, buckets timed: %v", name, e.Source, timed)
+		assert.Contains(t, entrySource(&e, tab.Provenance), " "+e.Device+" ("+e.Date+")", name)
+	}
 }
 
 // Explain's source line tells a measured bucket from the model's.

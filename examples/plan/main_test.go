@@ -29,7 +29,7 @@ func TestRun(t *testing.T) {
 	h200, a100, ok := strings.Cut(text, "NVIDIA A100")
 	require.True(t, ok)
 	assert.Contains(t, h200, "56 rows: exact entries: measured on NVIDIA H200")
-	assert.Contains(t, a100, "the analytic model's choice for an sm_80 device")
+	assert.Contains(t, a100, "56 rows: exact entries: the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured\n")
 	assert.NotContains(t, a100, "H200")
 	assert.NotContains(t, text, "table: measured")
 }
