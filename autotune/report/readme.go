@@ -26,10 +26,11 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-01-h200-mc/c6/bench.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-01-h200-mc/c6/peer.csv"
-	// An earlier run of the same bench, for the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-11-30-h200-wgmma/bench.csv"
+	readmeBF16Bench = "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-01-h200-sk/c6/peer.csv"
+	// The previous table's run of the same bench (before the stream-K
+	// kernels), for the before/after sentence.
+	readmeBF16Before = "docs/perf/2026-12-01-h200-mc/c6/bench.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
@@ -329,7 +330,7 @@ func bf16Notes(rows, before []BenchRow) string {
 	was := func(r mRange) string { return x(geo(before, isLlama, r)) }
 	fmt.Fprintf(&b, "Geometric means over the four Llama-3-8B weights (%d Ms each, 1…%d):\n"+
 		"%s %s, %s %s, %s %s, %s %s\n"+
-		"(2026-11-30, `%s`: %s, %s, %s, %s).\n",
+		"(the previous table, `%s`: %s, %s, %s, %s).\n",
 		len(msWhere(rows, llama[0].name, func(float64) bool { return true })), slices.Max(msWhere(rows, llama[0].name, func(float64) bool { return true })),
 		small.label, now(small), mid.label, now(mid), upper.label, now(upper), large.label, now(large),
 		readmeBF16Before, was(small), was(mid), was(upper), was(large))

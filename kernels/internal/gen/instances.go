@@ -102,14 +102,15 @@ func instanceList() []instance {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
 		}
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
-		// ws_wgmma_sk and ws_wgmma_swap_sk: stream-K over the data-parallel
-		// tiles above that leave partial waves (experimental, not yet run).
-		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		// ws_wgmma_sk and ws_wgmma_swap_sk: stream-K (whole waves, then the
+		// partial wave's tiles split along K) over the tiles above
+		// (docs/perf/2026-12-01-h200-sk: kbench calls 1–3, the engine's GPU
+		// tests calls 3 and 5).
 		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
 		}
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
+			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
 		}
 	}
 	return append(out, e4m3Instances()...)
