@@ -25,6 +25,7 @@ const (
 	ruleLDA                          // LDA·size not a multiple of the kernel's row alignment
 	ruleLDB                          // LDB·size likewise
 	ruleKMultiple                    // K not a multiple of what the kernel steps by
+	ruleNoPack                       // a repack kernel, for operands TMA reads as they are
 	ruleIndexWidth                   // 32-bit offsets, problem of 2^31 elements or more
 	ruleGridY                        // more M tiles than gridDim.y allows
 	ruleSplitK                       // split-K factor outside the kernel's range
@@ -43,6 +44,7 @@ var ruleText = [...]string{
 	ruleLDA:          "need LDA more aligned",
 	ruleLDB:          "need LDB more aligned",
 	ruleKMultiple:    "need K to be a multiple of more",
+	ruleNoPack:       "copy operands that TMA reads as they are (their kernels without the copy run them)",
 	ruleIndexWidth:   "use 32-bit offsets, the problem needs 64",
 	ruleGridY:        "need more M tiles than gridDim.y allows",
 	ruleSplitK:       "have no such split-K factor",
@@ -113,14 +115,19 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 		return rj(ruleKMultiple, "K = 0: a tensor map needs K ≥ 1 (the kernel loads through TMA)")
 	case k.IndexBits == 32 && p.elements() >= 1<<31:
 		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.elements())
+	case k.Repack() && !needsPackAny(p):
+		return rj(ruleNoPack, "A and B are 16-byte aligned with 16-byte pitches and K = %d a multiple of 8", p.K)
 	case ceilDiv(p.M, k.TileM) > maxGridY:
 		return rj(ruleGridY, "M = %d needs %d M tiles, more than gridDim.y allows (%d)", p.M, ceilDiv(p.M, k.TileM), maxGridY)
 	case splitK < 1 || splitK > k.MaxSplitK:
 		return rj(ruleSplitK, "split-K %d outside 1..%d", splitK, k.MaxSplitK)
 	}
-	if need := workspaceNeed(k, p, splitK, dev.SMs); need > 0 {
+	if need := planWorkspace(k, p, splitK, dev.SMs); need > 0 {
 		what := fmt.Sprintf("split-K %d", splitK)
-		if k.StreamK() {
+		switch {
+		case k.Repack():
+			what = "the operand copies"
+		case k.StreamK():
 			what = "stream-K"
 		}
 		switch {

@@ -179,7 +179,7 @@ func (e *Engine) loadImages(cat *kernels.Catalog, readImage func(string) ([]byte
 		e.modules = append(e.modules, mod)
 		for _, k := range want {
 			var f launchFns
-			for fn := range launchFn(kernelFns(k)) { // what a plan's launches start
+			for _, fn := range kernelFns(k) { // what a plan's launches start
 				name, smem := fn.of(k)
 				if f[fn], err = e.ctx.Function(mod, name, smem); err != nil {
 					break
@@ -293,6 +293,15 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 				ErrWorkspace, pl.decomposition(), pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
 		}
 		kp.Workspace, kp.Flags = ws.ptr, ws.flags
+		if pk := pl.pack; pl.Kernel.Repack() { // the GEMM runs on the copies the repack launch writes
+			if pk.a {
+				kp.PackA, kp.PackLDA, kp.A, kp.LDA = kp.A, kp.LDA, ws.ptr+uintptr(pk.offA), int64(pk.k)
+			}
+			if pk.b {
+				kp.PackB, kp.PackLDB, kp.B, kp.LDB = kp.B, kp.LDB, ws.ptr+uintptr(pk.offB), int64(pk.k)
+			}
+			kp.PackK, kp.K = kp.K, int64(pk.k)
+		}
 	}
 	cs := cuda.Stream(s)
 	k := pl.Kernel

@@ -9,7 +9,7 @@ import (
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
 // over the kernel's rate, whichever is larger, stretched by the idle share of
 // a partial last wave (for stream-K kernels, the tail tiles' parts), plus
-// launch costs. It ranks kernels; it is no timing.
+// launch costs (and a repack kernel's copies). It ranks kernels; it is no timing.
 // What depends on the kernel's family comes from its manifest entry's Model
 // (a catalog accepts only known model kinds); a spec of another kind
 // estimates +Inf, never chosen.
@@ -26,6 +26,13 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	}
 	if p.In == E4M3 { // the fp8 tensor rate is twice the 16-bit one (sm_89, sm_90)
 		peak *= 2
+	}
+	repack := 0.0 // a repack kernel's copies: read, written, and their launch
+	if k.Repack() {
+		pk := packPlan(p, 0)
+		repack = float64(packRows(p, pk))*float64(p.K+pk.k)*float64(p.In.Size())/bw + 2e-6
+		q := packed(p)
+		p = &q
 	}
 	mTiles, nTiles := ceilDiv(p.M, k.TileM), ceilDiv(p.N, k.TileN)
 	in, out := float64(p.In.Size()), float64(p.Out.Size())
@@ -89,7 +96,7 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	if splitK > 1 {
 		t += 2e-6 // the reduce kernel
 	}
-	return t
+	return t + repack
 }
 
 // memLatency is the memory latency under load that the model hides.

@@ -70,16 +70,16 @@ func TestPersistentGrid(t *testing.T) {
 			require.NoError(t, err, k.Name)
 			if k.Cluster == 2 { // clusters of two blocks, one per pair of M tiles of an N tile
 				groups := ceilDiv(ceilDiv(c.m, k.TileM), 2) * ceilDiv(c.n, k.TileN) * plan.SplitK
-				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.launches[0].grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.mainLaunch().grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 				if k.TileM == 128 && k.TileN == 128 {
-					assert.Equal(t, c.wantCluster, plan.launches[0].grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+					assert.Equal(t, c.wantCluster, plan.mainLaunch().grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 				}
 				continue
 			}
 			tiles := ceilDiv(c.m, k.TileM) * ceilDiv(c.n, k.TileN) * plan.SplitK
-			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.launches[0].grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+			assert.Equal(t, [3]uint32{uint32(min(tiles, dev.SMs)), 1, 1}, plan.mainLaunch().grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 			if k.TileM == 128 && k.TileN == 128 {
-				assert.Equal(t, c.want, plan.launches[0].grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				assert.Equal(t, c.want, plan.mainLaunch().grid[0], "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
 			}
 		}
 	}
@@ -87,7 +87,7 @@ func TestPersistentGrid(t *testing.T) {
 	p := PlaceholderProblem(4096, 4096, 4096, BF16)
 	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
 	require.NoError(t, err)
-	assert.Equal(t, [3]uint32{32, 32, 1}, plan.launches[0].grid, "a tile grid")
+	assert.Equal(t, [3]uint32{32, 32, 1}, plan.mainLaunch().grid, "a tile grid")
 }
 
 // TestStreamKGrid: a stream-K kernel runs a block per SM, at most one per
@@ -115,7 +115,7 @@ func TestStreamKGrid(t *testing.T) {
 		p := PlaceholderProblem(c.m, c.n, c.k, BF16)
 		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)
 		require.NoError(t, err, "%+v", c)
-		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.launches[0].grid, "%+v", c)
+		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.mainLaunch().grid, "%+v", c)
 		assert.Equal(t, c.ws, plan.WorkspaceBytes, "%+v", c)
 		assert.Contains(t, plan.Explain(), "stream-K", "%+v", c)
 		_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).PlanKernel(&p, name, 1)
@@ -135,4 +135,54 @@ func TestStreamKGrid(t *testing.T) {
 	p := PlaceholderProblem(1024, 6144, 4096, BF16)
 	_, err = NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 2)
 	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
+}
+
+// TestRepackPlan: a repack kernel takes only problems whose operands TMA
+// cannot read as they are; its plan launches the repack first, over the rows
+// it copies, then the GEMM on the copies (K and the pitches rounded up to 8
+// elements); the workspace holds the split-K partials, then each copy on a
+// 256-byte boundary; Explain says what is copied; without workspace
+// (Limits.NoSplitK) it is rejected.
+func TestRepackPlan(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	const name = "gemmroute_sm90_ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2"
+	k := cat.Kernel(name)
+	require.NotNil(t, k)
+	require.True(t, k.Repack() && k.TMA())
+	pl := NewPlanner(cat, nil, H200, Limits{})
+	aligned := PlaceholderProblem(256, 1024, 4096, BF16)
+	_, err = pl.PlanKernel(&aligned, name, 1)
+	require.ErrorIs(t, err, ErrNoKernel, "operands TMA reads as they are")
+	assert.Contains(t, err.Error(), "16-byte aligned")
+
+	p := PlaceholderProblem(300, 769, 5125, BF16) // K·2 bytes not a multiple of 16: A and B copied
+	out, err := pl.PlanKernel(&p, name, 2)
+	require.NoError(t, err)
+	ls := out.plannedLaunches()
+	require.Len(t, ls, 3)
+	assert.Equal(t, []launchFn{fnRepack, fnMain, fnReduce}, []launchFn{ls[0].fn, ls[1].fn, ls[2].fn})
+	assert.Equal(t, k.RepackKernel, ls[0].name)
+	const kp = 5128 // 5125 rounded up to 8 elements
+	assert.Equal(t, [3]uint32{uint32(min(ceilDiv((300+769)*kp/8, 256), 132*16)), 1, 1}, ls[0].grid, "a grid-stride copy")
+	assert.Equal(t, [3]uint32{uint32(ceilDiv(769, 128)), uint32(ceilDiv(300, 128)), 2}, ls[1].grid)
+	partials := int64(2 * 300 * 769 * 4)
+	offA := (partials + 255) / 256 * 256
+	offB := (offA + 300*kp*2 + 255) / 256 * 256
+	assert.Equal(t, packing{a: true, b: true, offA: offA, offB: offB, k: kp}, out.pack)
+	assert.Equal(t, offB+769*kp*2, out.WorkspaceBytes)
+	assert.Equal(t, kp/2/64*64+64, out.kPerSplit, "K per split over the pitch, in whole k-tiles")
+	assert.Contains(t, out.Explain(), "copies A and B to the workspace at a pitch of 5128 elements")
+
+	q := PlaceholderProblem(300, 768, 4096, BF16) // only A misaligned: only A copied
+	q.A += 2
+	out, err = pl.PlanKernel(&q, name, 1)
+	require.NoError(t, err)
+	assert.Equal(t, packing{a: true, k: 4096}, out.pack)
+	assert.Equal(t, int64(300*4096*2), out.WorkspaceBytes)
+	assert.Contains(t, out.Explain(), "copies A to the workspace")
+
+	_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).PlanKernel(&p, name, 1)
+	require.ErrorIs(t, err, ErrNoKernel, "no workspace for the copies")
+	assert.Contains(t, err.Error(), "the operand copies need")
 }

@@ -48,11 +48,49 @@ type Plan struct {
 	route     *route
 	planner   *Planner // that chose the route, for Explain; nil when forced
 	lim       Limits   // the limits it was planned within, for Explain
+	pack      packing  // a repack kernel's copies of A and B
 }
 
-// maxLaunches is the most launches a plan makes: the GEMM kernel and, with
-// split-K, the reduce.
-const maxLaunches = 2
+// packing is where a repack kernel's plan puts its copies of A and B in
+// the workspace (after any partials): which operands it copies, at which
+// offsets, and their pitch (K rounded up to 16 bytes).
+type packing struct {
+	a, b       bool
+	offA, offB int64
+	k          int
+}
+
+// packPitch is the repack copies' pitch for K: 16 bytes of 16-bit elements.
+func packPitch(k int) int { return ceilDiv(k, 8) * 8 }
+
+// needsPack reports, for a 16-bit problem, whether TMA can read A (B) as it
+// is: a 16-byte aligned base, a 16-byte multiple pitch, K a multiple of 8.
+func needsPack(p *Problem) (a, b bool) {
+	kOK := p.K%8 == 0
+	a = !kOK || uintptr(p.A)%16 != 0 || p.LDA%8 != 0
+	b = !kOK || uintptr(p.B)%16 != 0 || p.LDB%8 != 0
+	return a, b
+}
+
+// packed is the problem a repack kernel runs: p on the copies — K and the
+// leading dimensions the pitch, the copied operands at 256-byte aligned
+// stand-ins (the engine points the launch at the workspace).
+func packed(p *Problem) Problem {
+	q := *p
+	a, b := needsPack(p)
+	q.K = packPitch(p.K)
+	if a {
+		q.A, q.LDA = 256, q.K
+	}
+	if b {
+		q.B, q.LDB = 512, q.K
+	}
+	return q
+}
+
+// maxLaunches is the most launches a plan makes: the repack, the GEMM
+// kernel and the split-K reduce.
+const maxLaunches = 3
 
 // launch is one kernel launch of a plan: which of the kernel's functions
 // (the engine resolves them once, at Open), its name, geometry and dynamic
@@ -70,24 +108,32 @@ type launchFn uint8
 const (
 	fnMain   launchFn = iota // the GEMM kernel (KernelSpec.Name)
 	fnReduce                 // its split-K reduce (KernelSpec.ReduceKernel)
+	fnRepack                 // its operand repack (KernelSpec.RepackKernel)
 	numFns
 )
 
-// kernelFns is how many functions of k the engine resolves at Open: the
-// GEMM kernel and, when k can split K, its reduce (fnMain, then fnReduce).
-func kernelFns(k *kernels.KernelSpec) int {
+// kernelFns are the functions of k the engine resolves at Open: the GEMM
+// kernel, its reduce when k can split K, its repack when it has one.
+func kernelFns(k *kernels.KernelSpec) []launchFn {
+	fns := []launchFn{fnMain}
 	if k.MaxSplitK > 1 {
-		return 2
+		fns = append(fns, fnReduce)
 	}
-	return 1
+	if k.Repack() {
+		fns = append(fns, fnRepack)
+	}
+	return fns
 }
 
 // of is function fn of kernel k: its name in k's image and the dynamic
 // shared memory it runs with. Open resolves each function by it (setting
 // its shared-memory limit) and geometry launches it with it.
 func (fn launchFn) of(k *kernels.KernelSpec) (name string, smemBytes int) {
-	if fn == fnReduce {
+	switch fn {
+	case fnReduce:
 		return k.ReduceKernel, 0
+	case fnRepack:
+		return k.RepackKernel, 0
 	}
 	return k.Name, k.SmemBytes
 }
@@ -106,6 +152,11 @@ const (
 // (a persistent kernel's grid, the reduce's), lim the limits planned within.
 func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan {
 	k := r.kernel
+	orig := p
+	if k.Repack() { // the launches run on the copies
+		q := packed(p)
+		p = &q
+	}
 	s := r.splitK
 	kps := p.K
 	if s > 1 && p.K > 0 {
@@ -116,7 +167,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	}
 	pl := Plan{
 		Kernel: k, SplitK: s, kPerSplit: kps, Level: r.level,
-		problem: *p, route: r, planner: planner, lim: lim, nLaunches: 1,
+		problem: *orig, route: r, planner: planner, lim: lim, nLaunches: 1,
 	}
 	main := launch{fn: fnMain,
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
@@ -143,7 +194,67 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		pl.launches[1] = red
 		pl.nLaunches = 2
 	}
+	if k.Repack() { // the copies after the partials, and their launch first
+		pl.pack = packPlan(orig, pl.WorkspaceBytes)
+		pl.WorkspaceBytes = packEnd(orig, pl.pack)
+		rp := launch{fn: fnRepack, grid: [3]uint32{uint32(min(ceilDiv(packRows(orig, pl.pack)*pl.pack.k/8, reduceThreads), sms*reduceBlocksPerSM)), 1, 1},
+			block: [3]uint32{reduceThreads, 1, 1}}
+		rp.name, rp.smemBytes = fnRepack.of(k)
+		copy(pl.launches[1:], pl.launches[:pl.nLaunches])
+		pl.launches[0] = rp
+		pl.nLaunches++
+	}
 	return pl
+}
+
+// packPlan lays out the copies of p's operands that need one after the
+// first used bytes of the workspace, each on a 256-byte boundary.
+func packPlan(p *Problem, used int64) packing {
+	pk := packing{k: packPitch(p.K)}
+	pk.a, pk.b = needsPack(p)
+	off := roundUp(used, 256)
+	if pk.a {
+		pk.offA, off = off, roundUp(off+mulSat(int64(p.M), int64(pk.k)*2), 256)
+	}
+	if pk.b {
+		pk.offB = off
+	}
+	return pk
+}
+
+// packEnd is the workspace a plan with packing pk for p needs in all.
+func packEnd(p *Problem, pk packing) int64 {
+	end := pk.offA + mulSat(int64(p.M), int64(pk.k)*2)
+	if pk.b {
+		end = pk.offB + mulSat(int64(p.N), int64(pk.k)*2)
+	}
+	return end
+}
+
+// packRows is how many rows the repack copies: M for A, N for B.
+func packRows(p *Problem, pk packing) int {
+	n := 0
+	if pk.a {
+		n += p.M
+	}
+	if pk.b {
+		n += p.N
+	}
+	return n
+}
+
+// roundUp is x rounded up to a multiple of m (x ≥ 0, m > 0).
+func roundUp(x, m int64) int64 { return (x + m - 1) / m * m }
+
+// operands names the operands pk copies: " A", " B" or " A and B".
+func (pk packing) operands() string {
+	switch {
+	case pk.a && pk.b:
+		return " A and B"
+	case pk.a:
+		return " A"
+	}
+	return " B"
 }
 
 // decomposition names how pl splits K: "split-K s" or "stream-K".
@@ -152,6 +263,16 @@ func (pl *Plan) decomposition() string {
 		return "stream-K"
 	}
 	return fmt.Sprintf("split-K %d", pl.SplitK)
+}
+
+// mainLaunch is pl's launch of its GEMM kernel (the zero launch for a no-op).
+func (pl *Plan) mainLaunch() launch {
+	for _, l := range pl.plannedLaunches() {
+		if l.fn == fnMain {
+			return l
+		}
+	}
+	return launch{}
 }
 
 // plannedLaunches are the launches of pl, in order (none for a no-op).
@@ -197,6 +318,8 @@ func (pl Plan) Explain() string {
 		switch {
 		case l.fn == fnReduce:
 			fmt.Fprintf(&b, " (sums the %d fp32 partials into D)", pl.SplitK)
+		case l.fn == fnRepack:
+			fmt.Fprintf(&b, " (copies%s to the workspace at a pitch of %d elements: their alignment rules out TMA)", pl.pack.operands(), pl.pack.k)
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
 		case pl.Kernel.Cluster > 1:
@@ -271,6 +394,24 @@ func streamKWaves(k *kernels.KernelSpec, p *Problem, sms int) float64 {
 		w += 1 / float64(parts)
 	}
 	return w
+}
+
+// needsPackAny reports whether a repack kernel would copy any of p's
+// operands.
+func needsPackAny(p *Problem) bool {
+	a, b := needsPack(p)
+	return a || b
+}
+
+// planWorkspace is the workspace a plan of kernel k for p with split-K s on
+// sms SMs needs: its partials and, for a repack kernel, the copies after
+// them (geometry lays them out the same way).
+func planWorkspace(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
+	if !k.Repack() {
+		return workspaceNeed(k, p, s, sms)
+	}
+	q := packed(p)
+	return packEnd(p, packPlan(p, workspaceNeed(k, &q, s, sms)))
 }
 
 // workspaceNeed is the workspace kernel k needs for p with split-K s on

@@ -119,10 +119,10 @@ func TestTiledGeometry(t *testing.T) {
 			require.NoError(t, err, name)
 			checkPlan(t, pl, &p, out, nil)
 			if !k.Persistent { // TestPersistentGrid has those
-				assert.Equal(t, [3]uint32{uint32(ceilDiv(c.n, k.TileN)), uint32(ceilDiv(c.m, k.TileM)), uint32(out.SplitK)}, out.launches[0].grid, name)
+				assert.Equal(t, [3]uint32{uint32(ceilDiv(c.n, k.TileN)), uint32(ceilDiv(c.m, k.TileM)), uint32(out.SplitK)}, out.mainLaunch().grid, name)
 			}
-			assert.Equal(t, [3]uint32{uint32(k.Threads), 1, 1}, out.launches[0].block, name)
-			assert.Equal(t, k.SmemBytes, out.launches[0].smemBytes, name)
+			assert.Equal(t, [3]uint32{uint32(k.Threads), 1, 1}, out.mainLaunch().block, name)
+			assert.Equal(t, k.SmemBytes, out.mainLaunch().smemBytes, name)
 			if out.SplitK > 1 {
 				assert.Zero(t, out.kPerSplit%k.TileK, "%s: K per split a multiple of the k-tile", name)
 			}

@@ -92,6 +92,14 @@ type KernelSpec struct {
 	// min(⌈⌈M/TileM⌉/Cluster⌉·⌈N/TileN⌉·split-K, ⌊SMs/Cluster⌋) blocks. 0 or
 	// 1: no cluster.
 	Cluster int `json:"cluster,omitempty"`
+	// RepackKernel names, for a TMA kernel's repack variant, the kernel its
+	// plans launch first: it copies A and B into the workspace at a pitch of
+	// ⌈K/8⌉·8 elements (16 bytes), the K tail zero-filled
+	// (kernels/src/repack.cuh, Params.PackA…), and the GEMM runs on the
+	// copies. Such a kernel takes any alignment and any K (PtrAlign, LDAlign
+	// and KMultiple are the element's), and only problems that its TMA
+	// constraints rule out. "" for other kernels.
+	RepackKernel string `json:"repack_kernel,omitempty"`
 	// Model is what the analytic model assumes of the kernel (its family's
 	// descriptor in the generator fills it).
 	Model Model `json:"model"`
@@ -180,6 +188,10 @@ func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
 // Threads/128 a block) and, unless the grid divides the tiles, one fp32
 // TileM × TileN partial per block in the workspace.
 func (k *KernelSpec) StreamK() bool { return k.Reduction == ReduceStreamK }
+
+// Repack reports whether the kernel runs on copies of A and B that its
+// RepackKernel writes (see RepackKernel).
+func (k *KernelSpec) Repack() bool { return k.RepackKernel != "" }
 
 // Takes reports whether the kernel applies e4m3 scaling mode s.
 func (k *KernelSpec) Takes(s Scaling) bool { return slices.Contains(k.Scalings, s) }
@@ -405,8 +417,10 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("unsupported dtypes")
 		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
-		case k.TMA() && (k.PtrAlign < 16 || k.LDAlign < 16):
-			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16")
+		case k.TMA() && !k.Repack() && (k.PtrAlign < 16 || k.LDAlign < 16):
+			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16 (unless they repack their operands)")
+		case k.Repack() && (!k.TMA() || k.In.Size() != 2):
+			return nil, bad("repack kernels are 16-bit TMA kernels")
 		case k.Cluster < 0 || k.Cluster > 2 || k.Cluster == 2 && !k.Persistent:
 			return nil, bad("cluster must be 0, 1 or 2, and 2 only for a persistent kernel")
 		case k.checkScalings() != "":

@@ -28,7 +28,13 @@ type Params struct {
 	// as semaphores and leave zero; the engine zeroes them once, at
 	// allocation. Zero for other kernels.
 	Flags uintptr
-	Pad2  [8]int32
+	// PackA, PackB, PackLDA, PackLDB and PackK are, for a repack kernel
+	// (KernelSpec.RepackKernel), the operands as the caller passed them (0:
+	// not copied), their leading dimensions and K; A, B, LDA, LDB and K then
+	// describe the copies in the workspace. Zero for other kernels.
+	PackA, PackB            uintptr
+	PackLDA, PackLDB, PackK int64
+	Pad2                    [14]int32
 }
 
 // StreamKFlags is how many flag words (Params.Flags) a stream-K launch may

@@ -27,6 +27,14 @@
  * tiles to workspace (grid × tile_m × tile_n floats) and reduces them
  * itself, in a fixed order; its split_k is 1. Other kernels ignore flags.
  *
+ * pack_a, pack_b, pack_lda, pack_ldb and pack_k are, for the repack launch
+ * of a TMA kernel's repack variant (the manifest's repack_kernel), the
+ * operands the caller passed (null: that operand is not copied), their
+ * pitches and K; a, b, lda, ldb and k then describe the copies in the
+ * workspace (pitch k, a multiple of 8 elements, the K tail zero-filled), for
+ * the repack kernel to write and the GEMM kernel to read. Other kernels
+ * ignore them.
+ *
  * scale_a, scale_b and scaling dequantise e4m3 inputs (16-bit kernels
  * ignore them; scaling is then 0). The kernel multiplies its fp32
  * accumulator by the scales before the epilogue (or before writing a split's
@@ -78,7 +86,10 @@ typedef struct gr_gemm_params {
   int32_t scaling;      /* GR_SCALE_* */
   int32_t pad3;
   uint32_t *flags;      /* stream-K kernels' semaphores, see below */
-  int32_t pad2[8];      /* to the struct's 64-byte multiple (448 bytes) */
+  const void *pack_a;   /* repack: the operands as the caller passed them, see below */
+  const void *pack_b;
+  int64_t pack_lda, pack_ldb, pack_k;
+  int32_t pad2[14];     /* to the struct's 64-byte multiple (512 bytes) */
 } gr_gemm_params;
 
 #define GR_SCALE_FOLDED 0

@@ -77,6 +77,10 @@ type family struct {
 	// split tiles themselves (KernelSpec.Reduction stream_k; persistent,
 	// maxSplitK 1).
 	streamK bool
+	// repack: the family's kernels run on copies of A and B that
+	// repackKernel writes (KernelSpec.RepackKernel); their instances are
+	// element-aligned (tile.aligned false) though they load through TMA.
+	repack bool
 }
 
 // rowScalings are the modes a kernel that scales its accumulator before
@@ -145,7 +149,7 @@ type kernelArgs interface {
 // families is every family the generator knows, in the order of the README's
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
-	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMAB128, &wsWGMMASwapB128}
+	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -395,6 +399,33 @@ var (
 	wsWGMMASwapSK = wsStreamK(wsFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
 )
 
+// wsWGMMARP, wsWGMMASwapRP, wsWGMMASKRP and wsWGMMASwapSKRP: the same
+// kernels for problems whose pointers, leading dimensions or K rule out TMA
+// (N = 769, K = 5125 ran on the cp.async kernels at 0.52–0.81 of cuBLAS on
+// the H200): the plan's first launch copies A and B to the workspace at a
+// 16-byte pitch (repack.cuh). Experimental: not yet run on a GPU.
+var (
+	wsWGMMARP       = wsRepack(wsFamily("ws_wgmma_rp", wsModel, nil))
+	wsWGMMASwapRP   = wsRepack(wsFamily("ws_wgmma_swap_rp", wsSwapModel, nil))
+	wsWGMMASKRP     = wsRepack(wsStreamK(wsFamily("ws_wgmma_sk_rp", wsModel, nil)))
+	wsWGMMASwapSKRP = wsRepack(wsStreamK(wsFamily("ws_wgmma_swap_sk_rp", wsSwapModel, nil)))
+)
+
+// wsRepack makes f a family of repack variants: element-aligned instances
+// that run on the repack kernel's copies.
+func wsRepack(f family) family {
+	f.repack, f.elementLoads = true, true
+	return f
+}
+
+// repackKernel is repack.cuh's kernel: it copies a 16-bit GEMM's A and B
+// to the workspace at a 16-byte pitch; every repack variant's manifest
+// entry names it. It is built into the sm_90a image only (the TMA kernels').
+var repackKernel = struct {
+	header, template, suffix string
+	threads                  int
+}{header: "repack.cuh", template: "gr::repack_b16", suffix: "repack_b16", threads: 256}
+
 // wsStreamK makes f a stream-K family: persistent, no split-K factor.
 func wsStreamK(f family) family {
 	f.persistent, f.streamK, f.maxSplitK = true, true, 1
@@ -432,15 +463,24 @@ func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 
 // chains where they fit: 4 up to n64, 2 at n128, else 1); PP kernels are
 // persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
 // 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
-// multicast clusters of two blocks; sk the stream-K scheduler.
+// multicast clusters of two blocks; sk the stream-K scheduler; rp the repack
+// variant (the same template; the plan copies the operands first).
 type wsWGMMAArgs struct {
 	bm, bn, stages, kb  int
 	swap, fp8, b128, pp bool
-	mc2, sk             bool
+	mc2, sk, rp         bool
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.rp && a.sk && a.swap:
+		return &wsWGMMASwapSKRP
+	case a.rp && a.sk:
+		return &wsWGMMASKRP
+	case a.rp && a.swap:
+		return &wsWGMMASwapRP
+	case a.rp:
+		return &wsWGMMARP
 	case a.sk && a.swap:
 		return &wsWGMMASwapSK
 	case a.sk:
@@ -475,7 +515,7 @@ func (a wsWGMMAArgs) cols() int {
 	return a.bn
 }
 func (a wsWGMMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: true}
+	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: !a.rp}
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
@@ -515,6 +555,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
 	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
 		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
+	case a.rp && (a.fp8 || a.pp || a.mc2):
+		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

@@ -168,6 +168,13 @@ func TestFamilies(t *testing.T) {
 	b, err := os.ReadFile("../../src/" + splitkReduce.header)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "__device__ void "+strings.TrimPrefix(splitkReduce.template, "gr::")+"(")
+	b, err = os.ReadFile("../../src/" + repackKernel.header)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "__device__ inline void "+strings.TrimPrefix(repackKernel.template, "gr::")+"(")
+	cu, err := instancesCU()
+	require.NoError(t, err)
+	assert.Contains(t, string(cu), "#if defined(GR_HOPPER)\nextern \"C\" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, repack_b16)",
+		"the repack kernel, in the sm_90a image (its kernels')")
 
 	raster, err := os.ReadFile("../../src/" + rasterHeader)
 	require.NoError(t, err)
@@ -205,7 +212,13 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
 		elem := in.in.Size()
 		require.Equal(t, 128/elem*a.kb, k.TileK, name)
-		require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+		if a.rp { // the repack copies at a 16-byte pitch: any alignment, any K
+			require.Equal(t, [3]int{elem, elem, 1}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+			require.Equal(t, "gemmroute_sm90_repack_b16", k.RepackKernel, name)
+		} else {
+			require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
+			require.Empty(t, k.RepackKernel, name)
+		}
 		if a.sk { // stream-K: persistent, its own reduction, no split-K factor
 			require.Equal(t, [3]any{kernels.ReduceStreamK, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)

@@ -112,6 +112,17 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
 		}
+		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
+		// above, on the repack kernel's copies (experimental, not yet run).
+		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, rp: true})
+		}
+		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, sk: true, rp: true})
+		for _, c := range [][3]int{{16, 128, 12}, {64, 128, 8}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, rp: true})
+		}
+		experimental(wsWGMMAArgs{bm: 64, bn: 128, stages: 8, kb: 1, swap: true, sk: true, rp: true})
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -268,6 +279,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	if f.streamK {
 		k.Reduction = kernels.ReduceStreamK
+	}
+	if f.repack {
+		k.RepackKernel = "gemmroute_" + im.tag + "_" + repackKernel.suffix
 	}
 	if f.tmaBox != nil {
 		k.TMABox = f.tmaBox(t)
