@@ -112,9 +112,20 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
 		}
+		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
+		// Mid-M tiles whose weight rows are visited 256 contiguous bytes at a
+		// time (KB = 2), data-parallel and stream-K (experimental, not yet
+		// run): at M = 128 the KB = 1 tiles stream 2.2 TB/s of DRAM and scale
+		// neither with more blocks nor with split K (docs/perf/2026-12-01-h200-sk,
+		// calls 2–3), as if each 128-byte row visit cost a DRAM page.
+		for _, c := range [][3]int{{64, 128, 4}, {128, 128, 3}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true})
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true, sk: true})
+		}
+		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2})
+		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, sk: true})
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
 		// above, on the repack kernel's copies (experimental, not yet run).
-		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
 		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, rp: true})
 		}
