@@ -11,7 +11,10 @@
 // are exact. Each warp owns RG groups of 16 output columns; the block's WARPS
 // warps split K in interleaved slices, two register stages of U slices each
 // (the next stage's loads in flight while the current one computes); partial
-// sums are reduced across warps in shared memory in fixed order.
+// sums are reduced across warps in shared memory in fixed order. LD is the
+// load policy (global_load.cuh): ld_cached (decode_mma), or ld_stream
+// (decode_mma_stream: the next stage's loads issued before the current
+// stage is converted, weights past L1).
 // Block tile: BM = 8*NT8 tokens x BN = 16*RG output columns.
 // Grid: (ceil(N/BN), ceil(M/BM), split_k).
 //
@@ -21,7 +24,9 @@
 // 64-bit offsets; split-K: any factor, workspace reduction.
 #pragma once
 #include <stdint.h>
+#include <type_traits>
 #include "epilogue.cuh"
+#include "global_load.cuh"
 #include "mma_sm80.cuh"
 #include "pipeline.cuh"
 #include "scales.cuh"
@@ -51,6 +56,23 @@ __device__ __forceinline__ void mma_load(uint4 (&w)[U][RG][2], uint4 (&x)[U][NT8
   }
 }
 
+// mma_load_stream is mma_load through ld_stream.
+template <typename T, int NT8, int RG, int U, int LV, int64_t STEP>
+__device__ __forceinline__ void mma_load_stream(uint4 (&w)[U][RG][2], uint4 (&x)[U][NT8], const T *const (&wrow)[RG][2],
+                                                const T *const (&xrow)[NT8], const bool (&xok)[NT8], int64_t k, int64_t ke) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int64_t ku = k + (u / LV) * STEP + (u % LV) * (16 / (int)sizeof(T));
+    const bool kok = ku < ke;
+#pragma unroll
+    for (int rg = 0; rg < RG; ++rg)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) w[u][rg][h] = ld_stream::weights(wrow[rg][h] + ku, kok);
+#pragma unroll
+    for (int j = 0; j < NT8; ++j) x[u][j] = ld_stream::activations(xrow[j] + ku, kok && xok[j]);
+  }
+}
+
 // mma_stage multiplies one register stage into the accumulators: per vector
 // and row group, two k16 steps (halves of each lane's 8-element vector).
 template <typename T, int NT8, int RG, int U>
@@ -67,7 +89,7 @@ __device__ __forceinline__ void mma_stage(float (&acc)[RG][NT8][4], const uint4 
       }
 }
 
-template <typename T, typename TOut, int NT8, int RG, int WARPS, int U, int LV>
+template <typename T, typename TOut, int NT8, int RG, int WARPS, int U, int LV, class LD = ld_cached>
 __device__ void decode_mma(const gr_gemm_params &p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t4 = lane & 3;
@@ -99,7 +121,10 @@ __device__ void decode_mma(const gr_gemm_params &p) {
   pipeline2(
       kb + warp * SLICE, ke, U * STEP,
       [&](auto b, int64_t base) {
-        mma_load<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * EV * LV, ke);
+        if constexpr (std::is_same_v<LD, ld_stream>)
+          mma_load_stream<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * EV * LV, ke);
+        else
+          mma_load<T, NT8, RG, U * LV, LV, STEP>(w[b], x[b], wrow, xrow, xok, base + t4 * EV * LV, ke);
       },
       [&](auto b) { mma_stage<T, NT8, RG, U * LV>(acc, w[b], x[b]); });
   // Warps in order through shared memory: deterministic.

@@ -340,6 +340,24 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_bf16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 2, 2, 8, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_8x16x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 1, 1, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_8x16x128_w4_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 1, 1, 4, 4, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_8x32x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 1, 2, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_16x16x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 2, 1, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_16x32x128_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 2, 2, 4, 1, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 1, 1, 8, 2, 1, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -410,6 +428,24 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_e4
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_e4m3_f16_f32_tn_16x32x128_w8_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 2, 2, 8, 1, 2>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_8x16x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 1, 1, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_8x16x128_w4_u4_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 1, 1, 4, 4, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_8x32x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 1, 2, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_16x16x128_w4_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 2, 1, 4, 2, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_16x32x128_w4_u1_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 2, 2, 4, 1, 2, gr::ld_stream>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 1, 1, 8, 2, 1, gr::ld_stream>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, false, 1, 1, false, false, 1>(p); }

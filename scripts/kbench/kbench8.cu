@@ -1,6 +1,6 @@
 // kbench8.cu — focused correctness check and timing of the e4m3 (FP8)
-// kernels (decode_fma, decode_mma, ws_wgmma, ws_wgmma_swap and their 128-block
-// variants) on an sm_90a GPU, one process, bf16 output.
+// kernels (decode_fma, decode_mma, decode_mma_stream, ws_wgmma, ws_wgmma_swap
+// and their 128-block variants) on an sm_90a GPU, one process, bf16 output.
 //
 //   kbench8 check              awkward shapes × every instance × every scaling mode it takes
 //   kbench8 memcheck           two small shapes (run under compute-sanitizer)
@@ -53,6 +53,11 @@ enum Kind { WS, DMMA, DFMA };
 #include "ws_instances_gen.h"
 #define DMMA8(NAME, NT8, RG, W, U, LV) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { gr::decode_mma<e4m3, bf16, NT8, RG, W, U, LV>(p); }
+// decode_mma_stream (the ld_stream load policy): the shipped experimental instances.
+#define DMMA8S(NAME, NT8, RG, W, U, LV)                                                  \
+  extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { \
+    gr::decode_mma<e4m3, bf16, NT8, RG, W, U, LV, gr::ld_stream>(p);                  \
+  }
 #define DFMA8(NAME, BM, BN, VEC, W, U) \
   extern "C" __global__ void __launch_bounds__(W * 32) NAME(const gr_gemm_params p) { gr::decode_fma<e4m3, bf16, BM, BN, VEC, W, U>(p); }
 #define GR_DMMA(X)                       \
@@ -66,6 +71,13 @@ enum Kind { WS, DMMA, DFMA };
   X(dmma8_8x32_w8_u2_l2, 1, 2, 8, 2, 2)  \
   X(dmma8_16x32_w8_u2_l2, 2, 2, 8, 2, 2) \
   X(dmma8_8x16_w4_u4_l2, 1, 1, 4, 4, 2)
+#define GR_DMMAS(X)                      \
+  X(dmma8s_8x16_w4_u2_l2, 1, 1, 4, 2, 2)  \
+  X(dmma8s_8x16_w4_u4_l2, 1, 1, 4, 4, 2)  \
+  X(dmma8s_8x32_w4_u2_l2, 1, 2, 4, 2, 2)  \
+  X(dmma8s_16x16_w4_u2_l2, 2, 1, 4, 2, 2) \
+  X(dmma8s_16x32_w4_u1_l2, 2, 2, 4, 1, 2) \
+  X(dmma8s_8x16_w8_u2_l1, 1, 1, 8, 2, 1)
 #define GR_DFMA(X)                   \
   X(dfma8_1x4_v16_u2, 1, 4, 16, 8, 2) \
   X(dfma8_4x2_v16_u2, 4, 2, 16, 8, 2) \
@@ -73,6 +85,7 @@ enum Kind { WS, DMMA, DFMA };
   X(dfma8_16x4_v1_u1, 16, 4, 1, 8, 1)
 GR_WS_E4M3_BF16(WS8)
 GR_DMMA(DMMA8)
+GR_DMMAS(DMMA8S)
 GR_DFMA(DFMA8)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 
@@ -90,7 +103,7 @@ struct Inst {
   {#NAME, NAME, WS, BM, BN, 128 * KB, ((SW ? BN : BM) / 64 + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128, PP},
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false},
 #define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false},
-static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DFMA(DFMA_I)};
+static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DMMAS(DMMA_I) GR_DFMA(DFMA_I)};
 
 // ---- data --------------------------------------------------------------------
 // code: an e4m3 byte, never NaN (S.1111.111 becomes ±448).

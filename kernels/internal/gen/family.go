@@ -148,7 +148,7 @@ type kernelArgs interface {
 
 // families is every family the generator knows, in the order of the README's
 // kernel table.
-var families = []*family{&decodeFMA, &decodeMMA, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
+var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
@@ -225,17 +225,49 @@ var decodeMMA = family{
 	scalings: rowScalings,
 }
 
-// decodeMMAArgs: decode_mma<T, TOut, BM/8, BN/16, WARPS, U, LV>.
+// decodeMMAStream: the same template with the ld_stream load policy
+// (global_load.cuh): every load of the next register stage issued before the
+// current one is converted (with ld_cached ptxas sinks them to their use,
+// leaving one stage in flight), weights past L1. Experimental: the model is
+// decode_mma's.
+var decodeMMAStream = func() family {
+	f := decodeMMA
+	f.name = "decode_mma_stream"
+	return f
+}()
+
+// loadPolicy is decode_mma's LD template argument: how a register stage's
+// global loads are issued (global_load.cuh).
+type loadPolicy string
+
+const (
+	ldCached loadPolicy = ""              // the template's default, gr::ld_cached
+	ldStream loadPolicy = "gr::ld_stream" // decode_mma_stream
+)
+
+// decodeMMAArgs: decode_mma<T, TOut, BM/8, BN/16, WARPS, U, LV[, LD]>.
 type decodeMMAArgs struct {
 	bm, bn, warps, u, lv int // LV: 16-byte vectors per lane per row and slice
 	fp8                  bool
+	ld                   loadPolicy
 }
 
-func (a decodeMMAArgs) family() *family { return &decodeMMA }
+func (a decodeMMAArgs) family() *family {
+	if a.ld == ldStream {
+		return &decodeMMAStream
+	}
+	return &decodeMMA
+}
 func (a decodeMMAArgs) tile() tile {
 	return tile{bm: a.bm, bn: a.bn, bk: 64 / elemBytes(a.fp8) * a.lv, warps: a.warps, depth: a.u, aligned: true}
 }
-func (a decodeMMAArgs) values() []any { return []any{a.bm / 8, a.bn / 16, a.warps, a.u, a.lv} }
+func (a decodeMMAArgs) values() []any {
+	v := []any{a.bm / 8, a.bn / 16, a.warps, a.u, a.lv}
+	if a.ld != ldCached {
+		v = append(v, string(a.ld))
+	}
+	return v
+}
 func (a decodeMMAArgs) check() error {
 	if a.bm != 8 && a.bm != 16 || a.bn%16 != 0 || a.lv < 1 {
 		return errors.New("BM is 8 or 16 (one or two n8 token tiles), BN a multiple of 16, LV ≥ 1")

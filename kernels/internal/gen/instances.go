@@ -157,6 +157,14 @@ func e4m3Instances() []instance {
 		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {16, 16, 8, 2, 1}, {8, 16, 8, 2, 2}, {16, 16, 8, 2, 2}, {16, 32, 4, 1, 2}, {16, 32, 8, 1, 2}} {
 			add(decodeMMAArgs{bm: c[0], bn: c[1], warps: c[2], u: c[3], lv: c[4], fp8: true})
 		}
+		// decode_mma_stream (experimental, not yet run on a GPU): two register
+		// stages really in flight, 128-byte row segments (LV = 2), 4 warps so
+		// that N = 4096 fits its 256 blocks in one wave; 8×32 converts each
+		// token vector once for two row groups.
+		for _, c := range [][5]int{{8, 16, 4, 2, 2}, {8, 16, 4, 4, 2}, {8, 32, 4, 2, 2}, {16, 16, 4, 2, 2}, {16, 32, 4, 1, 2}, {8, 16, 8, 2, 1}} {
+			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
+				args: decodeMMAArgs{bm: c[0], bn: c[1], warps: c[2], u: c[3], lv: c[4], fp8: true, ld: ldStream}})
+		}
 		for _, c := range [][3]int{{128, 192, 5}, {128, 128, 6}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
 		}
