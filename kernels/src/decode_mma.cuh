@@ -1,6 +1,7 @@
 // decode_mma.cuh — tensor-core decode (skinny-M) GEMM family, operands swapped.
 //
-// mma.sync m16n8k16 (m16n8k32 for e4m3) with the weights as the 16-row "A"
+// mma.sync m16n8k16 (for e4m3, each 32-byte k-step converted exactly to f16
+// and run as two m16n8k16 steps: mma_sm80.cuh) with the weights as the 16-row "A"
 // operand and the tokens as the 8-column "B" operand, so 1..16 tokens fill
 // NT8 (1 or 2) n8 tiles. Fragments are loaded straight from global memory
 // with 16-byte loads of EV = 16/sizeof(T) elements: in a slice of 4·EV·LV K

@@ -8,9 +8,10 @@
 namespace gr {
 
 // mma_op<T>::run: d += a (16xK, row) * b (Kx8, col), fragments as PTX
-// defines them for m16n8k16 (16-bit T) and m16n8k32 (e4m3): either way each
-// register holds 4 bytes of K, so the byte layout of the fragments is the
-// same for both, and K per mma is 32 bytes.
+// defines them for m16n8k16 (16-bit T) or, for e4m3, laid out as m16n8k32's
+// would be (mma_op<e4m3> below runs them as two converted m16n8k16 steps):
+// either way each register holds 4 bytes of K, so the byte layout of the
+// fragments is the same for both, and K per call is 32 bytes.
 template <typename T> struct mma_op;
 #define GR_MMA_M16N8(T, SHAPE, PTX)                                                                                                        \
   template <> struct mma_op<T> {                                                                                                       \
