@@ -194,6 +194,17 @@ func isLlama(r BenchRow) bool {
 
 func isHeldOut(r BenchRow) bool { return !isLlama(r) && r.Name != oddName }
 
+// weights counts the distinct weights (row names) of rows in set.
+func weights(rows []BenchRow, set func(BenchRow) bool) int {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if set(r) {
+			seen[r.Name] = true
+		}
+	}
+	return len(seen)
+}
+
 func readmeBlocks(root string) (map[string]string, error) {
 	path := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 	bf16, err := ReadBench(path(readmeBF16Bench))
@@ -361,9 +372,9 @@ func bf16Notes(rows, before []BenchRow) string {
 	fmt.Fprintf(&b, " The odd shape N = 769, K = 5125: ×%s at M = 2…8, ×%s above M = 16\n"+
 		"(K is not a multiple of 8: those calls cannot use TMA and run on the\n"+
 		"`cp.async`/element-load kernels). The small weights (qkv, o) at M = 32…512:\n"+
-		"×%s. On six weights of other models that the table was not tuned for\n"+
-		"(default entries): %s %s, %s %s, %s %s.\n",
-		spread(oddSmall), spread(oddAbove), spread(smallW),
+		"×%s. On %d weights that the table was not tuned for (other models' and the\n"+
+		"floor probes; default entries): %s %s, %s %s, %s %s.\n",
+		spread(oddSmall), spread(oddAbove), spread(smallW), weights(rows, isHeldOut),
 		small.label, x(geo(rows, isHeldOut, small)), mid.label, x(geo(rows, isHeldOut, mid)), large.label, x(geo(rows, isHeldOut, large)))
 	return b.String()
 }
