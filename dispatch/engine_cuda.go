@@ -252,6 +252,10 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if rj := checkKernel(pl.Kernel, p, e.dev, e.planner.lim, pl.SplitK); !rj.ok() {
 		return fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, pl.Kernel.Name, rj.detail)
 	}
+	if !pl.packsAsPlanned(p) {
+		return fmt.Errorf("%w: the plan copies%s for %s, this problem's pointers or leading dimensions need other copies: plan it for this problem",
+			ErrInvalidArgument, pl.pack.operands(), pl.Kernel.Name)
+	}
 	return e.launch(pl, p, s)
 }
 

@@ -181,6 +181,10 @@ func TestRepackPlan(t *testing.T) {
 	assert.Equal(t, packing{a: true, k: 4096}, out.pack)
 	assert.Equal(t, int64(300*4096*2), out.WorkspaceBytes)
 	assert.Contains(t, out.Explain(), "copies A to the workspace")
+	assert.True(t, out.packsAsPlanned(&q))
+	r := q
+	r.A, r.B = r.A-2, r.B+2 // now B needs the copy and A does not
+	assert.False(t, out.packsAsPlanned(&r), "a plan that copies A alone does not run a problem whose B needs copying")
 
 	_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).PlanKernel(&p, name, 1)
 	require.ErrorIs(t, err, ErrNoKernel, "no workspace for the copies")

@@ -60,6 +60,16 @@ type packing struct {
 	k          int
 }
 
+// packsAsPlanned reports whether p needs exactly the copies pl makes: a
+// repack plan made for one problem's alignment runs no other's.
+func (pl *Plan) packsAsPlanned(p *Problem) bool {
+	if pl.Kernel == nil || !pl.Kernel.Repack() {
+		return true
+	}
+	a, b := needsPack(p)
+	return a == pl.pack.a && b == pl.pack.b
+}
+
 // packPitch is the repack copies' pitch for K: 16 bytes of 16-bit elements.
 func packPitch(k int) int { return ceilDiv(k, 8) * 8 }
 
