@@ -13,11 +13,12 @@ type Options struct {
 	// instead of the embedded ones (e.g. kernels/ after kernels/build.sh).
 	// The environment variable GEMMROUTE_KERNEL_DIR does the same.
 	KernelDir string
-	// WorkspaceBytes is the split-K workspace the engine reserves for a
-	// stream the first time a GEMM on it is planned with split-K (outside
-	// graph capture; Capture reserves before it starts). 0 means
-	// DefaultWorkspaceBytes. The planner never picks a split-K that needs
-	// more than this.
+	// WorkspaceBytes is the workspace the engine reserves for a stream the
+	// first time a GEMM on it is planned with one (outside graph capture;
+	// Capture reserves before it starts): split-K and stream-K partials,
+	// and the repack kernels' copies of A and B. 0 means
+	// DefaultWorkspaceBytes. The planner never picks a kernel, split-K
+	// factor or copy that needs more than this.
 	WorkspaceBytes int64
 	// JITImages also loads the images that reach this GPU only through PTX
 	// JIT compilation where a native image covers it (on a Hopper card, the
@@ -34,6 +35,6 @@ func (o *Options) check() error {
 	return nil
 }
 
-// DefaultWorkspaceBytes is the split-K workspace per stream when Options
-// leave it 0, and the most a plan may need then.
+// DefaultWorkspaceBytes is the workspace per stream when Options leave it
+// 0, and the most a plan may need then.
 const DefaultWorkspaceBytes = 32 << 20
