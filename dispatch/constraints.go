@@ -97,7 +97,7 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 		return rj(ruleArch, "built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
 	case k.In != p.In || k.Out != p.Out:
 		return rj(ruleDType, "computes %s→%s, problem is %s→%s", k.In, k.Out, p.In, p.Out)
-	case p.In == E4M3 && !k.Takes(p.kernelScaling()):
+	case p.In == E4M3 && !k.Computes(kernels.Types{In: p.In, Out: p.Out, Scaling: p.kernelScaling()}):
 		return rj(ruleScaling, "takes %v scaling, problem has %s", k.Scalings, p.kernelScaling())
 	case k.SmemBytes > dev.SmemOptIn:
 		return rj(ruleSmem, "needs %d B shared memory, device allows %d", k.SmemBytes, dev.SmemOptIn)

@@ -44,7 +44,7 @@ func TestEveryKernelOnAwkwardShapes(t *testing.T) {
 	for i, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
 		var ks []kernels.KernelSpec
 		for _, k := range all {
-			if k.In == ty.In && k.Out == ty.Out && (ty.In != dispatch.E4M3 || k.Takes(ty.Scaling)) {
+			if k.Computes(kernels.Types{In: ty.In, Out: ty.Out, Scaling: ty.Scaling}) {
 				ks = append(ks, k)
 			}
 		}
@@ -207,7 +207,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var ks []kernels.KernelSpec
 	for _, kk := range e.Planner().Catalog().Kernels() {
-		if kk.In == ty.In && kk.Out == ty.Out && (ty.In != dispatch.E4M3 || kk.Takes(ty.Scaling)) {
+		if kk.Computes(kernels.Types{In: ty.In, Out: ty.Out, Scaling: ty.Scaling}) {
 			ks = append(ks, kk)
 		}
 	}
@@ -380,7 +380,7 @@ func TestSplitKDeterministic(t *testing.T) {
 			p, out := operands(t, d)
 			var ran, skipped int
 			for _, k := range e.Planner().Catalog().Kernels() {
-				if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
+				if !k.Computes(kernels.Types{In: ty.In, Out: ty.Out, Scaling: ty.Scaling}) || k.MaxSplitK < 2 {
 					continue
 				}
 				if why := e.Planner().CheckKernel(&k, &p, min(8, k.MaxSplitK)); why != "" {

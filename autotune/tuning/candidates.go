@@ -14,7 +14,7 @@ import (
 // vectors the problem does not have).
 func measures(k *kernels.KernelSpec, dt dispatch.DType) bool {
 	p := dispatch.PlaceholderProblem(1, 1, 1, dt)
-	return k.In == p.In && k.Out == p.Out && (p.In != dispatch.E4M3 || k.Takes(p.Scaling))
+	return k.Computes(kernels.Types{In: p.In, Out: p.Out, Scaling: p.Scaling})
 }
 
 // nativeArch is the newest kernel arch dev runs natively for input dtype dt
