@@ -13,16 +13,16 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-// tune -dtypes e4m3 tunes e4m3→bf16 entries with per-tensor scales and says
+// tune -types e4m3→bf16 tunes e4m3→bf16 entries with per-tensor scales and says
 // which tolerance gated them.
 func TestTuneCommandE4M3(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\no,1,4096,4096\n")
 	out := filepath.Join(dir, "buckets.yaml")
 	withGPUs(t, tuningtest.NewGPU())
-	code, stdout, stderr := runCLI("-shapes", shapes, "-dtypes", "e4m3", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
+	code, stdout, stderr := runCLI("-shapes", shapes, "-types", "e4m3→bf16", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "gate: e4m3→bf16 tensor: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
+	assert.Contains(t, stdout, "gate: e4m3→bf16: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
 	tab, err := loadTable(out, cat)

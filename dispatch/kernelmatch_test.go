@@ -37,7 +37,7 @@ func TestTableSurvivesKernelChange(t *testing.T) {
 	require.NoError(t, err)
 	tab, err := DefaultTable()
 	require.NoError(t, err)
-	p := Problem{M: 1, N: 4096, K: 4096, In: BF16, Out: BF16, LDA: 4096, LDB: 4096, LDC: 4096, A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
+	p := Problem{M: 1, N: 4096, K: 4096, Types: Types{In: BF16, Out: BF16}, LDA: 4096, LDB: 4096, LDC: 4096, A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
 	before, err := NewPlanner(cat, tab, H200, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	require.Equal(t, LevelExact, before.Level)

@@ -187,11 +187,11 @@ func TestPlanLevels(t *testing.T) {
 				"1 kernel: need more shared memory than the device allows\n",
 				"\n    wide80_bf16: needs 204800 B shared memory, device allows 166912"}},
 		{name: "no table entry for f16", dev: H200, m: 4096, n: 4096, k: 4096,
-			edit: func(p *Problem) { p.In, p.Out = F16, F16 }, level: LevelHeuristic, kernel: "mma80_f16",
+			edit: func(p *Problem) { p.Types.In, p.Types.Out = F16, F16 }, level: LevelHeuristic, kernel: "mma80_f16",
 			explain: []string{"passed over: default entry: none in the table"}},
 		{name: "empty table", dev: H200, table: &Table{}, m: 1, n: 4096, k: 4096, level: LevelHeuristic},
 		{name: "e4m3 on sm_89", dev: L4, m: 64, n: 4096, k: 4096,
-			edit: func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, level: LevelHeuristic, kernel: "fp8_89"},
+			edit: func(p *Problem) { p.Types.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, level: LevelHeuristic, kernel: "fp8_89"},
 		{name: "odd K leaves the simt kernel", dev: H200, m: 4096, n: 4096, k: 4095, level: LevelHeuristic, kernel: "simt_bf16",
 			explain: []string{"which fails here: LDA·2 = 8190 B not a multiple of 16"}},
 		{name: "M = 0 is a no-op", dev: H200, m: 0, n: 4096, k: 4096, level: LevelNoop, splitK: 1, explain: []string{"no-op"}},
@@ -279,7 +279,7 @@ func TestPlanE4M3NeedsSM89(t *testing.T) {
 				for name, err := range map[string]error{"Plan": second(pl.Plan(&p)), "PlanKernel": second(pl.PlanKernel(&p, "fp8_89", 1))} {
 					var ae *ArgError
 					require.ErrorAs(t, err, &ae, "%s M=%d", name, m)
-					assert.Equal(t, "In", ae.Field)
+					assert.Equal(t, "Types.In", ae.Field)
 					assert.Equal(t, "e4m3 needs sm_89 or newer; device is "+c.arch, ae.Rule)
 					assert.NotErrorIs(t, err, ErrNoKernel)
 				}
@@ -401,10 +401,10 @@ func randomProblem(rng *rand.Rand) Problem {
 	}
 	p := Problem{M: m, N: n, K: k, LDA: k + pad(), LDB: k + pad(), LDC: n + pad(),
 		A: ptr(1), B: ptr(2), D: ptr(4), Alpha: 1}
-	p.In = []DType{F16, BF16, E4M3}[rng.IntN(3)]
-	p.Out = p.In
-	if p.In == E4M3 {
-		p.Out, p.ScaleA, p.ScaleB = []DType{F16, BF16}[rng.IntN(2)], 0.5, 2
+	p.Types.In = []DType{F16, BF16, E4M3}[rng.IntN(3)]
+	p.Types.Out = p.Types.In
+	if p.Types.In == E4M3 {
+		p.Types.Out, p.ScaleA, p.ScaleB = []DType{F16, BF16}[rng.IntN(2)], 0.5, 2
 	}
 	if rng.IntN(4) == 0 {
 		p.C, p.Beta = ptr(3), 1
@@ -457,7 +457,7 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanCachedAllocs(t *testing.T) {
 	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	f16 := testProblem(100, 4096, 14336)
-	f16.In, f16.Out = F16, F16
+	f16.Types.In, f16.Types.Out = F16, F16
 	for _, p := range []Problem{
 		testProblem(8, 4096, 4096),   // exact
 		testProblem(100, 1024, 1024), // default
@@ -570,7 +570,7 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 func TestWorkspaceCheckDoesNotOverflow(t *testing.T) {
 	k := *testCatalog(t).Kernel("mma80_bf16")
 	k.MaxSplitK = 1 << 62
-	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, In: BF16, Out: BF16, A: 1 << 20, B: 1 << 30, C: 1 << 40}
+	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, Types: Types{In: BF16, Out: BF16}, A: 1 << 20, B: 1 << 30, C: 1 << 40}
 	pl := newPlanner(testCatalog(t), nil, smallWorkspace(H200, 1<<30))
 	for _, s := range []int{1 << 62, 1<<46 + 1, 1 << 33} {
 		assert.Contains(t, pl.CheckKernel(&k, p, s), "B of workspace", "split-K %d", s)

@@ -64,12 +64,12 @@ type TypesError struct {
 	Rule  string // what the part must be, and what to write instead
 }
 
-// Error names the text (or the field) and the rule.
+// Error names the text, if any, and the rule (which names the part).
 func (e *TypesError) Error() string {
 	if e.Text != "" {
 		return fmt.Sprintf("gemmroute: types %q: %s", e.Text, e.Rule)
 	}
-	return fmt.Sprintf("gemmroute: types: %s %s", e.Field, e.Rule)
+	return "gemmroute: types: " + e.Rule
 }
 
 // Unwrap lets errors.Is(err, ErrInvalidArgument) match.

@@ -17,7 +17,7 @@ type point struct{ m, n, k int }
 // sample is one correct candidate's graph-replay time at one M.
 type sample struct {
 	arch    dispatch.Arch
-	dtype   dispatch.DType
+	types   dispatch.Types
 	n, k, m int
 	cand    Candidate
 	us      float64
@@ -29,7 +29,7 @@ func samples(arch dispatch.Arch, results []*SpanResult) []sample {
 	for _, r := range results {
 		for m, ts := range r.Times {
 			for c, t := range ts {
-				out = append(out, sample{arch: arch, dtype: r.Weight.DType, n: r.Weight.N, k: r.Weight.K, m: m, cand: c, us: t.Median})
+				out = append(out, sample{arch: arch, types: r.Weight.Types, n: r.Weight.N, k: r.Weight.K, m: m, cand: c, us: t.Median})
 			}
 		}
 	}
@@ -124,7 +124,7 @@ type Choice struct {
 func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels.Catalog) ([]dispatch.Entry, []Choice, error) {
 	byKey := map[dispatch.EntryKey][]sample{}
 	for _, s := range samples {
-		key := Weight{DType: s.dtype, N: s.n, K: s.k}.Key(s.arch)
+		key := Weight{Types: s.types, N: s.n, K: s.k}.Key(s.arch)
 		byKey[key] = append(byKey[key], s)
 		// Defaults learn from shapes every 16-byte kernel can run (N, K
 		// multiples of 8); others would drag them to the unaligned kernels.
