@@ -66,7 +66,7 @@ func TestModelOut(t *testing.T) {
 			require.NotNil(t, want)
 			assert.Equal(t, want.Buckets, e.Buckets)
 		case dispatch.SM80:
-			if e.In != dispatch.BF16 {
+			if e.Types.In != dispatch.BF16 {
 				continue
 			}
 			sm80++
@@ -122,7 +122,7 @@ func TestModelOutKeepsMeasuredEntries(t *testing.T) {
 	require.NoError(t, err)
 	replaced := 0
 	for _, e := range got.Entries {
-		if e.Arch == dispatch.SM90 && e.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
+		if e.Arch == dispatch.SM90 && e.Types.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
 			replaced++
 		}
 	}

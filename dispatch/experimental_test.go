@@ -35,7 +35,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	assert.False(t, pl.Kernel.Experimental)
 	assert.Contains(t, pl.Explain(), "1 kernel: are experimental")
 
-	tab := &Table{Entries: []Entry{{Arch: dev.Arch, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
+	tab := &Table{Entries: []Entry{{Arch: dev.Arch, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: pick.Kernel.Name, Digest: pick.Kernel.Digest, SplitK: pick.SplitK}}}}}
 	pl, err = NewPlanner(exp, tab, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)

@@ -94,7 +94,7 @@ func TestTableSurvivesKernelChange(t *testing.T) {
 	checked := 0
 	for _, e := range old.Entries {
 		for _, b := range e.Buckets {
-			if b.Kernel == changed || b.Kernel == dropped || e.Arch != SM90 || e.In != BF16 || e.N == 0 {
+			if b.Kernel == changed || b.Kernel == dropped || e.Arch != SM90 || e.Types.In != BF16 || e.N == 0 {
 				continue
 			}
 			r := p

@@ -303,13 +303,13 @@ func entrySource(e *Entry, prov Provenance) string {
 // then heuristic; the explanation says what it passed over.
 func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 	r, ex := &route{}, explanation{}
-	exact, def := pl.table.Find(pl.dev.Arch, p.Types.In, p.Types.Out, p.N, p.K)
+	exact, def := pl.table.Find(pl.dev.Arch, key.types, p.N, p.K)
 	for _, lv := range []struct {
 		e     *Entry
 		level Level
 	}{{exact, LevelExact}, {def, LevelDefault}} {
 		if lv.e == nil {
-			ex.notes = append(ex.notes, fmt.Sprintf("%s: none in the table for %s %s→%s N=%d K=%d", lv.level, pl.dev.Arch, p.Types.In, p.Types.Out, p.N, p.K))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: none in the table for %s %s N=%d K=%d", lv.level, pl.dev.Arch, key.types, p.N, p.K))
 			continue
 		}
 		b := lv.e.Bucket(p.M)

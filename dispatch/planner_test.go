@@ -84,7 +84,7 @@ func testTable() *Table {
 		for i := range b { // measured with testCatalog's kernels
 			b[i].Digest = kernels.DigestOf([]byte(b[i].Kernel))
 		}
-		return Entry{Arch: a, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
+		return Entry{Arch: a, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
 	}
 	return &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{
 		entry(SM90, 4096, 4096,
@@ -368,7 +368,7 @@ func TestPlanKZero(t *testing.T) {
 // A route is cached per M class; the live constraints that depend on the
 // exact M (the grid's M-tile limit) must still hold for every M in the class.
 func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
-	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
+	tab := &Table{Entries: []Entry{{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", Digest: kernels.DigestOf([]byte("decode90_bf16")), SplitK: 1}}}}}
 	pl := NewPlanner(testCatalog(t), tab, H200, Limits{})
 	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
@@ -527,8 +527,10 @@ func TestExplainSaysScaling(t *testing.T) {
 	assert.Contains(t, out.Explain(), "problem: M=16 N=4096 K=4096\n", "16-bit problems have no scaling")
 }
 
-// A table entry's e4m3 kernel that does not take a problem's scaling is
-// passed over, and the heuristic picks among the kernels that take it.
+// An e4m3 problem routes by the entry of its own scaling; an entry whose
+// kernel does not take it (a table made in code: LoadTable with a catalog
+// refuses it) is passed over, and the heuristic picks among the kernels
+// that take it.
 func TestPlanScalingPassesOverTable(t *testing.T) {
 	m := testCatalog(t).Manifest()
 	b128 := *testCatalog(t).Kernel("fp8_89")
@@ -536,8 +538,11 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 	m.Kernels = append(m.Kernels, b128)
 	cat, err := kernels.NewCatalog(m)
 	require.NoError(t, err)
-	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
-		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", Digest: kernels.DigestOf([]byte("fp8_89")), SplitK: 1}}}}}
+	entry := func(s Scaling, kernel string) Entry {
+		return Entry{Arch: SM89, Types: Types{In: E4M3, Out: BF16, Scaling: s}, Layout: kernels.LayoutTN, N: 4096, K: 4096,
+			Buckets: []Bucket{{MinM: 1, Kernel: kernel, Digest: kernels.DigestOf([]byte("fp8_89")), SplitK: 1}}}
+	}
+	tab := &Table{Entries: []Entry{entry(ScalingTensor, "fp8_89"), entry(ScalingRow, "fp8_b128_89"), entry(ScalingBlock, "fp8_b128_89")}}
 	pl := NewPlanner(cat, tab, L4, Limits{})
 	for _, c := range []struct {
 		s      Scaling
@@ -546,8 +551,8 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 		note   string
 	}{
 		{ScalingTensor, LevelExact, "fp8_89", ""},
-		{ScalingRow, LevelExact, "fp8_89", ""},
-		{ScalingBlock, LevelHeuristic, "fp8_b128_89", "names fp8_89, which fails here: takes [tensor row] scaling, problem has block128"},
+		{ScalingRow, LevelHeuristic, "fp8_89", "names fp8_b128_89, which fails here: takes [block128] scaling, problem has row"},
+		{ScalingBlock, LevelExact, "fp8_b128_89", ""},
 	} {
 		p := testProblem(16, 4096, 4096)
 		e4m3(&p, c.s)

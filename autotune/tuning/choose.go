@@ -117,7 +117,7 @@ type Choice struct {
 }
 
 // buildEntries turns samples into one exact entry per measured shape and one
-// default entry per (arch, dtype), chosen over all its aligned shapes
+// default entry per (arch, types), chosen over all its aligned shapes
 // together, with the table's geometric buckets up to maxM. Buckets without
 // measurements take a measured neighbour's or the base table's choice (and
 // its digest); a measured one records the digest of cat's kernel.
@@ -134,13 +134,14 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels
 		}
 	}
 	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b dispatch.EntryKey) int {
-		return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.In, b.In), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
+		return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.Types.In, b.Types.In), cmp.Compare(a.Types.Out, b.Types.Out),
+			cmp.Compare(a.Types.Scaling, b.Types.Scaling), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
 	})
 	var out []dispatch.Entry
 	var choices []Choice
 	for _, key := range keys {
-		e := dispatch.Entry{Arch: key.Arch, In: key.In, Out: key.Out, Layout: key.Layout, N: key.N, K: key.K}
-		_, fallback := base.Find(key.Arch, key.In, key.Out, key.N, key.K)
+		e := dispatch.Entry{Arch: key.Arch, Types: key.Types, Layout: key.Layout, N: key.N, K: key.K}
+		_, fallback := base.Find(key.Arch, key.Types, key.N, key.K)
 		var bs []Choice
 		for _, b := range dispatch.GeometricBuckets(maxM) {
 			bs = append(bs, bucketFor(key, byKey[key], b, fallback, cat))

@@ -163,7 +163,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	cfg.Progress = func(done, total int) { progress = append(progress, total) }
 	older := kernels.DigestOf([]byte("t80_mma as it was"))
 	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{
-		{Arch: dispatch.SM80, In: dispatch.BF16, Out: dispatch.BF16, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", Digest: older, SplitK: 1}}}}}
+		{Arch: dispatch.SM80, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", Digest: older, SplitK: 1}}}}}
 	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU(), tuningtest.NewGPU()}, base)
 	require.NoError(t, err)
 	assert.Len(t, res.Spans, 3*13)
@@ -179,7 +179,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, "sm_90", tab.Provenance.Arch)
 	assert.Equal(t, tuning.Method, tab.Provenance.Method)
-	exact, def := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	exact, def := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
 	assert.Equal(t, "t90_row", exact.Bucket(1).Kernel)
@@ -187,7 +187,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Equal(t, 4, exact.Bucket(12).SplitK)
 	assert.Equal(t, "t90_big", exact.Bucket(100000).Kernel)
 	assert.NotEqual(t, "t90_any", def.Bucket(64).Kernel, "the odd weight does not shape the default")
-	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 1, 1)
+	_, sm80 := tab.Find(dispatch.SM80, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1, 1)
 	require.NotNil(t, sm80)
 	assert.Equal(t, older, sm80.Buckets[0].Digest, "the base's entry as it was")
 	for _, sr := range res.Spans {
@@ -295,12 +295,12 @@ func TestTuneE4M3(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Entries, 2, "the weight's and the e4m3 default")
 	for _, e := range res.Entries {
-		assert.Equal(t, tuningtest.Types("e4m3→bf16"), dispatch.Types{In: e.In, Out: e.Out})
+		assert.Equal(t, tuningtest.Types("e4m3→bf16"), e.Types)
 		for _, b := range e.Buckets {
 			assert.Equal(t, "t90_fp8", b.Kernel)
 		}
 	}
-	assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, In: dispatch.E4M3, Out: dispatch.BF16, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
+	assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16}, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
 	for _, c := range gpu.Gated {
 		assert.Equal(t, "t90_fp8", c.Kernel, "only e4m3 kernels that take per-tensor scales are gated")
 	}

@@ -161,5 +161,5 @@ func ParseTypesList(s string) ([]dispatch.Types, error) {
 
 // Key is the key of w's exact entry for arch.
 func (w Weight) Key(arch dispatch.Arch) dispatch.EntryKey {
-	return dispatch.EntryKey{Arch: arch, In: w.Types.In, Out: w.Types.Out, Layout: kernels.LayoutTN, N: w.N, K: w.K}
+	return dispatch.EntryKey{Arch: arch, Types: w.Types, Layout: kernels.LayoutTN, N: w.N, K: w.K}
 }
