@@ -128,7 +128,7 @@ func TestExplain(t *testing.T) {
 		{"e4m3", []string{"-types", "e4m3→bf16", "-m", "64"}, 0, []string{"kernel: test_fp8"}},
 		{"negative M", []string{"-m", "-1"}, 1, []string{"invalid M = -1"}},
 		{"small ldc", []string{"-ldc", "100"}, 1, []string{"invalid LDC = 100"}},
-		{"dtype pair", []string{"-types", "f16→bf16"}, 2, []string{`-types: gemmroute: types "f16→bf16": bf16: f16 inputs produce f16`}},
+		{"dtype pair", []string{"-types", "e4m3→e4m3"}, 2, []string{`-types: gemmroute: types "e4m3→e4m3": e4m3: e4m3 inputs produce bf16 or f16`}},
 		{"e4m3 row scales", []string{"-types", "e4m3->bf16/row", "-m", "64"}, 0,
 			[]string{"problem: M=64 N=4096 K=4096 e4m3→bf16, row scaling (device vectors)", "kernel: test_fp8"}},
 		{"e4m3 block scales", []string{"-types", "e4m3→bf16/block128", "-m", "64"}, 1,

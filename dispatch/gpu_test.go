@@ -36,12 +36,12 @@ var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
 // scalars and as pointers), with its output dtype, on the awkward table and
 // gemmtest.AwkwardE4M3 (K multiples of 16, some of 128). Where a kernel's constraints fail, Launch must
 // refuse and write nothing (counted as skipped); every kernel must run on
-// some case in each types subtest (bf16, f16, "e4m3→bf16 row", …: select
+// some case in each types subtest (gemmtest.AllTypes: bf16, f16, "e4m3→bf16/row", …: select
 // the e4m3 ones with -test.run 'TestEveryKernelOnAwkwardShapes/e4m3').
 func TestEveryKernelOnAwkwardShapes(t *testing.T) {
 	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20, JITImages: true})
 	all := e.Planner().Catalog().Kernels()
-	for i, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
+	for i, ty := range gemmtest.AllTypes() {
 		var ks []kernels.KernelSpec
 		for _, k := range all {
 			if k.Computes(ty.Types) {
@@ -357,7 +357,7 @@ func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
 // Split-K is deterministic: the same inputs give the same bits every run,
 // for the bf16 kernels with 16-byte loads (split-K 8) and for every e4m3
 // kernel that splits K (split-K 8 or its most), per-row and 128-block scaled
-// (subtests "bf16", "e4m3→bf16 row", "e4m3→bf16 block128").
+// (subtests "bf16", "e4m3→bf16/row", "e4m3→bf16/block128").
 func TestSplitKDeterministic(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
 	c := gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}

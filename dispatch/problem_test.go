@@ -70,7 +70,7 @@ func TestValidateRejects(t *testing.T) {
 		{"f32 input", "Types.In", func(p *Problem) { p.Types.In = kernels.F32 }},
 		{"e4m3 output", "Types.Out", func(p *Problem) { p.Types.Out = E4M3 }},
 		{"f32 output", "Types.Out", func(p *Problem) { p.Types.Out = kernels.F32 }},
-		{"f16 to bf16", "Types.Out", func(p *Problem) { p.Types.In, p.Types.Out = F16, BF16 }},
+		{"e4m3 to e4m3", "Types.Out", func(p *Problem) { p.Types.In, p.Types.Out = E4M3, E4M3 }},
 		{"NaN alpha", "Alpha", func(p *Problem) { p.Alpha = nan }},
 		{"infinite beta", "Beta", func(p *Problem) { p.Beta, p.C = inf, ptrC }},
 		{"e4m3 without ScaleA", "ScaleA", func(p *Problem) { p.Types.In, p.ScaleB = E4M3, 1 }},

@@ -12,9 +12,8 @@ import (
 // entries hold it as one value. The zero value is invalid.
 //
 // Its text form (String, ParseTypes) is the input type alone when the
-// output is the same 16-bit type ("bf16"), else in→out, then /scaling
-// unless the scaling is per-tensor: "e4m3→bf16", "e4m3→f16/row",
-// "e4m3→bf16/block128".
+// output is the same type ("bf16"), else in→out, then /scaling unless the
+// scaling is per-tensor: "e4m3→bf16", "e4m3→f16/row", "e4m3→bf16/block128".
 type Types struct {
 	In, Out DType
 	Scaling Scaling // e4m3 only; 16-bit inputs take ScalingTensor, the zero value
@@ -116,7 +115,7 @@ func (t Types) String() string {
 		return fmt.Sprintf("%s→%s/%s", t.In, t.Out, t.Scaling)
 	}
 	s := t.In.String()
-	if t.Scaled() {
+	if t.Out != t.In {
 		s += "→" + t.Out.String()
 	}
 	if t.Scaling != ScalingTensor {
@@ -145,7 +144,7 @@ func ParseTypes(text string) (Types, error) {
 		return bad("In", "input %q is not an input type: %s", in, form)
 	}
 	t.Out = t.In
-	if t.Scaled() && !pair {
+	if !pair && !slices.Contains(outputs[t.In], t.In) {
 		pairs := make([]string, len(outputs[t.In]))
 		for i, out := range outputs[t.In] {
 			pairs[i] = Types{In: t.In, Out: out}.String()
@@ -170,8 +169,8 @@ func ParseTypes(text string) (Types, error) {
 		te.Text = text
 		return Types{}, te
 	}
-	if !t.Scaled() && pair {
-		return bad("Out", "a 16-bit type in and out is written once: %s", t)
+	if pair && t.Out == t.In {
+		return bad("Out", "a type in and out is written once: %s", t)
 	}
 	return t, nil
 }

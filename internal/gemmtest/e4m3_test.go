@@ -130,7 +130,10 @@ func TestE4M3ScaleLayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := Case{Name: "s", M: 3, N: 300, K: 260}
 	var pow2, other int
-	for _, ty := range E4M3Types() {
+	for _, ty := range AllTypes() {
+		if !ty.Scaled() {
+			continue
+		}
 		d := FillTypes(c, ty, rng, 0)
 		require.Equal(t, dispatch.E4M3, d.P.Types.In)
 		require.Equal(t, ty.Out, d.P.Types.Out)
@@ -209,12 +212,13 @@ func cpuCases() []Case {
 	return append(out, Case{Name: "k128-small", M: 5, N: 300, K: 640, Bias: true, Beta: 0.5})
 }
 
-// The CPU backend passes Check in every e4m3 combination: the reference,
-// the scales' layout and the tolerance agree with a float32 kernel.
-func TestCPUBackendPassesE4M3(t *testing.T) {
+// The CPU backend passes Check in every combination (AllTypes): the
+// reference, the scales' layout and the tolerance agree with a float32
+// kernel.
+func TestCPUBackendPassesEveryTypes(t *testing.T) {
 	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, ty := range E4M3Types() {
+	for _, ty := range AllTypes() {
 		for _, c := range cpuCases() {
 			d := FillTypes(c, ty, rng, 0)
 			require.NoError(t, d.Check(d.CPU()), "%s %s", c.Name, ty)

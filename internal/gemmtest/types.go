@@ -26,15 +26,12 @@ func TypesOf(p dispatch.Problem) Types {
 // Same is dtype dt in and out (a 16-bit problem).
 func Same(dt dispatch.DType) Types { return Types{Types: dispatch.Types{In: dt, Out: dt}} }
 
-// E4M3Types lists every e4m3 combination a kernel may be checked in: each
-// scaled kernels.AllTypes, per-tensor once with the scalars and once with
+// AllTypes lists every combination a kernel may be checked in: each
+// kernels.AllTypes, e4m3 per-tensor once with the scalars and once with
 // pointers.
-func E4M3Types() []Types {
+func AllTypes() []Types {
 	var out []Types
 	for _, t := range kernels.AllTypes() {
-		if !t.Scaled() {
-			continue
-		}
 		out = append(out, Types{Types: t})
 		if t.Scaling == dispatch.ScalingTensor {
 			out = append(out, Types{Types: t, ScalePtrs: true})
