@@ -283,29 +283,38 @@ func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
 	assert.Equal(t, "e4m3", te.Text)
 }
 
-// e4m3 weights are tuned e4m3→bf16 with per-tensor scales: candidates are
-// the e4m3 kernels that take them (not the 128-block-only one, though the
-// fake times it faster), and the entries are keyed e4m3→bf16.
+// An e4m3 weight is tuned in its types, scaling included: candidates are
+// the e4m3 kernels that take its scaling (per-tensor and per-row: not the
+// 128-block-only kernel, though the fake times it faster; 128-block: only
+// that one), and the entries, keyed by the types, load.
 func TestTuneE4M3(t *testing.T) {
-	w := tuning.Weight{Name: "l3-8b.o", Types: tuningtest.Types("e4m3→bf16"), N: 4096, K: 4096}
-	cfg := testConfig(t, w)
-	cfg.MaxM = 64
-	gpu := tuningtest.NewGPU()
-	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
-	require.NoError(t, err)
-	require.Len(t, res.Entries, 2, "the weight's and the e4m3 default")
-	for _, e := range res.Entries {
-		assert.Equal(t, tuningtest.Types("e4m3→bf16"), e.Types)
-		for _, b := range e.Buckets {
-			assert.Equal(t, "t90_fp8", b.Kernel)
+	for _, c := range []struct{ types, kernel string }{
+		{"e4m3→bf16", "t90_fp8"},
+		{"e4m3→bf16/row", "t90_fp8"},
+		{"e4m3→bf16/block128", "t90_fp8b"},
+	} {
+		ty := tuningtest.Types(c.types)
+		w := tuning.Weight{Name: "l3-8b.o", Types: ty, N: 4096, K: 4096}
+		cfg := testConfig(t, w)
+		cfg.MaxM = 64
+		gpu := tuningtest.NewGPU()
+		res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
+		require.NoError(t, err, c.types)
+		require.Len(t, res.Entries, 2, "%s: the weight's and the default", c.types)
+		for _, e := range res.Entries {
+			assert.Equal(t, ty, e.Types, c.types)
+			for _, b := range e.Buckets {
+				assert.Equal(t, c.kernel, b.Kernel, c.types)
+			}
 		}
+		assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, Types: ty, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
+		require.NotEmpty(t, gpu.Gated, c.types)
+		for _, g := range gpu.Gated {
+			assert.Equal(t, c.kernel, g.Kernel, "%s: only the e4m3 kernels that take its scaling are gated", c.types)
+		}
+		_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+		require.NoError(t, err, "%s: the entries load", c.types)
 	}
-	assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16}, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
-	for _, c := range gpu.Gated {
-		assert.Equal(t, "t90_fp8", c.Kernel, "only e4m3 kernels that take per-tensor scales are gated")
-	}
-	_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
-	require.NoError(t, err, "the e4m3 entries load")
 }
 
 // WeightsFromShapes de-duplicates in linear time: 80 000 distinct weights
