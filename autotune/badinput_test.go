@@ -93,13 +93,13 @@ func TestBadShapesRefused(t *testing.T) {
 		{"qkv,1,4096,99999999999,", "K 99999999999: want 1 to 2147483648"},
 		{"qkv,1,-4096,4096,", "N -4096: want 1 to"},
 		{"qkv,0,4096,4096,", "M 0: want 1 to"},
-		{"qkv,1,4096,4096,f32", "gemmroute: invalid argument: dtype f32: a shape's inputs are bf16, f16 or e4m3"}, // was accepted, and did nothing
+		{"qkv,1,4096,4096,f32", "gemmroute: types: f32 is not an input type: use bf16, f16 or e4m3"}, // was accepted, and did nothing
 	} {
 		path := writeFile(t, dir, fmt.Sprintf("s%d.csv", i), "name,M,N,K,dtype\n"+row.text+"\n")
 		requireOneLine(t, 1, fmt.Sprintf("s%d.csv:2: %s", i, row.want), "model", "-shapes", path)
 	}
 	bench := writeFile(t, dir, "bench.csv", "name,M,N,K,dtype,kernel,split_k,graph_us,graph_p90_us,events_us,floor_us,cublas_graph_us\nqkv,16,4096,4096,f32,k1,1,10,11,12,5,0\n")
-	requireOneLine(t, 1, "bench.csv:2: gemmroute: invalid argument: dtype f32: a shape's inputs are", "report", "-bench", bench, "-out", dir+"/r")
+	requireOneLine(t, 1, "bench.csv:2: gemmroute: types: f32 is not an input type", "report", "-bench", bench, "-out", dir+"/r")
 }
 
 // A manifest with absurd numbers (a tile_k of 2^62 once divided by zero in

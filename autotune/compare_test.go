@@ -22,7 +22,7 @@ func TestCompareExitCodes(t *testing.T) {
 
 	code, out, errOut := runCLI("compare", old, slower, "-manifest", testManifest, "-threshold", "3")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "| sm_80 bf16→bf16 default | [1, 16] | 16 | 20.00 | 21.00 | +5.0 % ✗ |")
+	assert.Contains(t, out, "| sm_80 bf16 default | [1, 16] | 16 | 20.00 | 21.00 | +5.0 % ✗ |")
 	assert.Contains(t, errOut, "1 of 3 points slower by more than 3.0 %")
 
 	code, _, _ = runCLI("compare", old, slower, "-manifest", testManifest, "-threshold", "6")
@@ -33,11 +33,11 @@ func TestCompareExitCodes(t *testing.T) {
 	assert.Contains(t, errOut, "bad.yaml")
 
 	// The model's guesses in place of measurements: listed, exit 1.
-	guessed := "schema: 2\nprovenance:\n  source: measured\nentries:\n  - arch: sm_80\n    in: bf16\n    out: bf16\n    layout: tn\n    source: model\n    buckets:\n      - min_m: 1\n        kernel: test_simt_bf16\n        digest: " +
+	guessed := "schema: 3\nprovenance:\n  source: measured\nentries:\n  - arch: sm_80\n    types: bf16\n    layout: tn\n    source: model\n    buckets:\n      - min_m: 1\n        kernel: test_simt_bf16\n        digest: " +
 		kernels.DigestOf([]byte("test_simt_bf16")) + "\n        split_k: 1\n"
 	code, out, errOut = runCLI("compare", old, writeFile(t, dir, "guessed.yaml", guessed), "-manifest", testManifest)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, "sm_80 bf16→bf16 default lost its measurements")
+	assert.Contains(t, out, "sm_80 bf16 default lost its measurements")
 	assert.Contains(t, errOut, "1 entries lost their measurements")
 
 	for _, bad := range []string{"NaN", "-1", "+Inf"} {

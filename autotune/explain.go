@@ -12,7 +12,7 @@ import (
 
 var explainCmd = &command{
 	Name:      "explain",
-	UsageLine: "[-arch sm_90] [-dtype bf16] [-m 1] [-n 4096] [-k 4096] [flags]",
+	UsageLine: "[-arch sm_90] [-types bf16] [-m 1] [-n 4096] [-k 4096] [flags]",
 	Short:     "print how one GEMM would be planned, with the reasons",
 	Long: `Explain plans one problem described by flags on a device preset, with
 placeholder device pointers aligned as -align-a and -align-b say, and prints
@@ -24,9 +24,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		var custom deviceFlags
 		custom.register(fs)
 		workspace := fs.Int64("workspace", 0, "split-K workspace per stream, bytes: the engine's Options.WorkspaceBytes (default dispatch.DefaultWorkspaceBytes)")
-		in := fs.String("dtype", "bf16", "input dtype: f16, bf16 or e4m3")
-		out := fs.String("out", "", "output dtype: f16 or bf16 (default: the input dtype; bf16 for e4m3)")
-		scaling := fs.String("scaling", "", "e4m3 scaling: tensor (the scalars 1), row or block128 (placeholder scale vectors)")
+		types := fs.String("types", "bf16", "what it computes in: bf16, f16, e4m3→bf16 or e4m3→f16 (per-tensor, the scalars 1), then /row or /block128 for e4m3 (placeholder scale vectors); -> stands for →")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")
 		n := fs.Int("n", 4096, "rows of the weight B and columns of D (output features)")
 		k := fs.Int("k", 4096, "reduction length (input features)")
@@ -41,8 +39,11 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		return func(std *stdio, rest []string) int {
 			set := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-			dt, err := kernels.ParseDType(*in)
-			p := dispatch.PlaceholderProblem(*m, *n, *k, dt) // e4m3: bf16 out, unit scales
+			ty, err := kernels.ParseTypes(*types)
+			if err != nil {
+				err = fmt.Errorf("-types: %w", err)
+			}
+			p := dispatch.PlaceholderProblem(*m, *n, *k, ty)
 			for name, ld := range map[string]struct{ dst, v *int }{"lda": {&p.LDA, lda}, "ldb": {&p.LDB, ldb}, "ldc": {&p.LDC, ldc}} {
 				if set[name] {
 					*ld.dst = *ld.v
@@ -58,17 +59,11 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			if err == nil && set["workspace"] && *workspace <= 0 {
 				err = fmt.Errorf("-workspace %d: want a positive number of bytes", *workspace)
 			}
-			if err == nil && *out != "" {
-				p.Out, err = kernels.ParseDType(*out)
-			}
 			if err == nil {
 				p.A, err = alignedPtr(1, "align-a", *alignA)
 			}
 			if err == nil {
 				p.B, err = alignedPtr(2, "align-b", *alignB)
-			}
-			if err == nil && *scaling != "" {
-				err = explainScaling(&p, *scaling)
 			}
 			if err != nil || len(rest) > 0 {
 				if err != nil {
@@ -102,27 +97,6 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 			return 0
 		}
 	},
-}
-
-// explainScaling gives p the scaling mode named: row and block128 read
-// placeholder scale vectors (slots 5 and 6); 16-bit inputs take none.
-func explainScaling(p *dispatch.Problem, name string) error {
-	s, err := kernels.ParseScaling(name)
-	switch {
-	case err != nil:
-		return fmt.Errorf("-scaling: %w", err)
-	case p.In != dispatch.E4M3:
-		return fmt.Errorf("-scaling %s: only e4m3 inputs take scales (-dtype e4m3)", name)
-	case s == dispatch.ScalingTensor:
-		return nil
-	}
-	p.Scaling, p.ScaleA, p.ScaleB = s, 0, 0
-	p.ScaleAPtr, _ = dispatch.PlaceholderPtr(5, 256)
-	p.ScaleBPtr, _ = dispatch.PlaceholderPtr(6, 256)
-	if s == dispatch.ScalingBlock {
-		p.ScaleBlock = kernels.ScaleBlockK
-	}
-	return nil
 }
 
 // alignedPtr is a placeholder pointer aligned to exactly align bytes; a bad

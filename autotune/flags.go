@@ -17,14 +17,14 @@ import (
 // weightFlags say which weights a run tunes and up to which M: tune, model
 // and points share them.
 type weightFlags struct {
-	model, shapes, dtypes string
-	maxM                  int
+	model, shapes, types string
+	maxM                 int
 }
 
 func (w *weightFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.model, "model", "", "tune a model's linear layers: "+tuning.ModelNames())
 	fs.StringVar(&w.shapes, "shapes", "", "or the weights of a shapes CSV (name,M,N,K[,dtype]; M is ignored)")
-	fs.StringVar(&w.dtypes, "dtypes", "", "comma-separated dtypes (bf16,f16,e4m3; e4m3 is tuned e4m3→bf16 with per-tensor scales; default: bf16 for -model, the CSV's for -shapes)")
+	fs.StringVar(&w.types, "types", "", "comma-separated types to tune in (bf16,f16,e4m3→bf16,e4m3→bf16/row,e4m3→bf16/block128,e4m3→f16; -> stands for →; default: bf16 for -model, the CSV's for -shapes)")
 	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [max-m/2+1, max-m]")
 }
 
@@ -39,18 +39,18 @@ func (w *weightFlags) weights() ([]tuning.Weight, error) {
 	if w.maxM < 1 || w.maxM > tuning.MaxDim || w.maxM&(w.maxM-1) != 0 {
 		return nil, usageError{errors.New("-max-m " + strconv.Itoa(w.maxM) + " is not a power of two up to 2^31 (2147483648)")}
 	}
-	dtypes, err := tuning.ParseDTypes(w.dtypes)
+	types, err := tuning.ParseTypesList(w.types)
 	if err != nil {
-		return nil, usageError{errors.New("-dtypes: " + err.Error())}
+		return nil, usageError{fmt.Errorf("-types: %w", err)}
 	}
 	if w.model != "" {
-		if len(dtypes) == 0 {
-			dtypes = []dispatch.DType{dispatch.BF16}
+		if len(types) == 0 {
+			types = []dispatch.Types{{In: dispatch.BF16, Out: dispatch.BF16}}
 		}
-		return tuning.ModelWeights(w.model, dtypes)
+		return tuning.ModelWeights(w.model, types)
 	}
 	shapes, err := tuning.ReadShapes(w.shapes)
-	return tuning.WeightsFromShapes(shapes, dtypes), err
+	return tuning.WeightsFromShapes(shapes, types), err
 }
 
 // configFlags are how a run measures and chooses, and what it merges into:

@@ -31,7 +31,7 @@ func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
 
 	// The embedded catalog and table: every bucket of every Llama-3-8B
 	// weight has a kernel.
-	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-dtypes", "bf16,f16")
+	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-types", "bf16,f16")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "8 weights × 14 buckets")
 	code, _, stderr = runCLI("model", "-model", "llama3-8b", "-device", "v100")
@@ -66,7 +66,7 @@ func TestModelOut(t *testing.T) {
 			require.NotNil(t, want)
 			assert.Equal(t, want.Buckets, e.Buckets)
 		case dispatch.SM80:
-			if e.In != dispatch.BF16 {
+			if e.Types.In != dispatch.BF16 {
 				continue
 			}
 			sm80++
@@ -122,7 +122,7 @@ func TestModelOutKeepsMeasuredEntries(t *testing.T) {
 	require.NoError(t, err)
 	replaced := 0
 	for _, e := range got.Entries {
-		if e.Arch == dispatch.SM90 && e.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
+		if e.Arch == dispatch.SM90 && e.Types.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
 			replaced++
 		}
 	}
@@ -136,12 +136,12 @@ func TestPointsCommand(t *testing.T) {
 	code, _, stderr := runCLI("points", "-model", "llama3-8b", "-max-m", "8", "-out", pts)
 	require.Equal(t, 0, code, stderr)
 	data := readFile(t, pts)
-	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype\nl3-8b.qkv,1,6144,4096,bf16\nl3-8b.qkv,2,6144,4096,bf16\n"))
-	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16\n", "probe Ms too")
-	code, _, stderr = runCLI("points", "-model", "llama3-8b", "-dtypes", "f16", "-max-m", "1", "-out", pts)
+	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype,scaling\nl3-8b.qkv,1,6144,4096,bf16,\nl3-8b.qkv,2,6144,4096,bf16,\n"))
+	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16,\n", "probe Ms too")
+	code, _, stderr = runCLI("points", "-model", "llama3-8b", "-types", "f16", "-max-m", "1", "-out", pts)
 	require.Equal(t, 0, code, stderr)
 	data = readFile(t, pts)
-	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16\n", "in peer_cublas.py's spelling")
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16,\n", "in peer_cublas.py's spelling")
 	code, _, stderr = runCLI("points", "-model", "llama3-8b")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "-out is required")

@@ -11,7 +11,7 @@ import (
 
 var pointsCmd = &command{
 	Name:      "points",
-	UsageLine: "(-model NAME | -shapes CSV) [-dtypes bf16,f16] [-max-m 8192] -out points.csv",
+	UsageLine: "(-model NAME | -shapes CSV) [-types bf16,f16] [-max-m 8192] -out points.csv",
 	Short:     "write the Ms a tune run times as a shapes CSV, for peer_cublas.py",
 	Long: `Points writes every M that tune with the same weight flags times (each
 bucket's edges and its held-out middle) for every weight, in the columns of a

@@ -13,21 +13,21 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-// tune -dtypes e4m3 tunes e4m3→bf16 entries with per-tensor scales and says
+// tune -types e4m3→bf16 tunes e4m3→bf16 entries with per-tensor scales and says
 // which tolerance gated them.
 func TestTuneCommandE4M3(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\no,1,4096,4096\n")
 	out := filepath.Join(dir, "buckets.yaml")
 	withGPUs(t, tuningtest.NewGPU())
-	code, stdout, stderr := runCLI("-shapes", shapes, "-dtypes", "e4m3", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
+	code, stdout, stderr := runCLI("-shapes", shapes, "-types", "e4m3→bf16", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "gate: e4m3→bf16 tensor: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
+	assert.Contains(t, stdout, "gate: e4m3→bf16: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
 	tab, err := loadTable(out, cat)
 	require.NoError(t, err)
-	exact, def := tab.Find(dispatch.SM90, dispatch.E4M3, dispatch.BF16, 4096, 4096)
+	exact, def := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16}, 4096, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
 	assert.Equal(t, "t90_fp8", exact.Bucket(1).Kernel)
@@ -55,14 +55,14 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, "580.1", tab.Provenance.Driver)
 	assert.Equal(t, "sm_90", tab.Provenance.Arch)
-	exact, def := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	exact, def := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
 	// Merged: the base's other entries kept, its stale qkv entry replaced.
-	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	_, sm80 := tab.Find(dispatch.SM80, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096)
 	require.NotNil(t, sm80)
 	assert.Equal(t, "t80_mma", sm80.Bucket(1).Kernel)
-	kept, _ := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 1024, 1024)
+	kept, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1024, 1024)
 	require.NotNil(t, kept)
 	assert.Equal(t, "t90_big", kept.Bucket(1).Kernel)
 	assert.Len(t, tab.Entries, 6, "sm_80 default, 1024×1024, and the tuned qkv, o, odd and default")
@@ -75,7 +75,7 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	assert.Equal(t, "t90_big", exact.Bucket(100000).Kernel)
 	assert.NotEmpty(t, exact.Bucket(4096).TimesUS)
 	assert.Equal(t, "t90_big", def.Bucket(4096).Kernel)
-	odd, _ := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 769, 5125)
+	odd, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 769, 5125)
 	require.NotNil(t, odd)
 	assert.Equal(t, "t90_any", odd.Bucket(64).Kernel)
 	for _, b := range append(append(exact.Buckets, def.Buckets...), odd.Buckets...) {

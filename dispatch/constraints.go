@@ -89,26 +89,28 @@ const maxGridY = 65535
 // with the given split-K factor on dev within lim (defaults filled in), and
 // otherwise the first rule it breaks. It allocates only to reject.
 func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, splitK int) rejection {
+	t := p.kernelTypes()
+	otherPair := k.In != t.In || k.Out != t.Out
 	rj := func(r rule, format string, args ...any) rejection {
-		return rejection{kernel: k.Name, rule: r, detail: fmt.Sprintf(format, args...), otherTypes: k.In != p.In || k.Out != p.Out}
+		return rejection{kernel: k.Name, rule: r, detail: fmt.Sprintf(format, args...), otherTypes: otherPair}
 	}
 	switch {
 	case !k.RunsOn(dev.Arch):
 		return rj(ruleArch, "built for %s..%s, device is %s", k.MinArch, archOrAny(k.MaxArch), dev.Arch)
-	case k.In != p.In || k.Out != p.Out:
-		return rj(ruleDType, "computes %s→%s, problem is %s→%s", k.In, k.Out, p.In, p.Out)
-	case p.In == E4M3 && !k.Takes(p.kernelScaling()):
-		return rj(ruleScaling, "takes %v scaling, problem has %s", k.Scalings, p.kernelScaling())
+	case otherPair:
+		return rj(ruleDType, "computes %s→%s, problem is %s→%s", k.In, k.Out, t.In, t.Out)
+	case !k.Computes(t):
+		return rj(ruleScaling, "takes %v scaling, problem has %s", k.Scalings, t.Scaling)
 	case k.SmemBytes > dev.SmemOptIn:
 		return rj(ruleSmem, "needs %d B shared memory, device allows %d", k.SmemBytes, dev.SmemOptIn)
 	case uintptr(p.A)%uintptr(k.PtrAlign) != 0:
 		return rj(ruleAlignA, "A pointer %#x not %d-byte aligned", uintptr(p.A), k.PtrAlign)
 	case uintptr(p.B)%uintptr(k.PtrAlign) != 0:
 		return rj(ruleAlignB, "B pointer %#x not %d-byte aligned", uintptr(p.B), k.PtrAlign)
-	case (p.LDA*p.In.Size())%k.LDAlign != 0:
-		return rj(ruleLDA, "LDA·%d = %d B not a multiple of %d", p.In.Size(), p.LDA*p.In.Size(), k.LDAlign)
-	case (p.LDB*p.In.Size())%k.LDAlign != 0:
-		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.In.Size(), p.LDB*p.In.Size(), k.LDAlign)
+	case (p.LDA*p.Types.In.Size())%k.LDAlign != 0:
+		return rj(ruleLDA, "LDA·%d = %d B not a multiple of %d", p.Types.In.Size(), p.LDA*p.Types.In.Size(), k.LDAlign)
+	case (p.LDB*p.Types.In.Size())%k.LDAlign != 0:
+		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.Types.In.Size(), p.LDB*p.Types.In.Size(), k.LDAlign)
 	case p.K%k.KMultiple != 0:
 		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
 	case p.K == 0 && k.TMA():

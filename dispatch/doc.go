@@ -13,7 +13,7 @@
 //	eng, err := dispatch.Open(0, dispatch.Options{}) // embedded kernels and table
 //	if err != nil { ... }
 //	defer eng.Close()
-//	p := dispatch.Problem{M: tokens, N: out, K: in, In: dispatch.BF16, Out: dispatch.BF16,
+//	p := dispatch.Problem{M: tokens, N: out, K: in, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16},
 //		LDA: in, LDB: in, LDC: out, A: x, B: w, D: y, Alpha: 1}
 //	err = eng.GEMM(&p, s) // validates, plans, launches; never synchronises
 //
@@ -40,8 +40,8 @@
 //
 // # FP8 (e4m3) scaling
 //
-// An e4m3 problem (In: E4M3, Out bf16 or f16, sm_89 or newer: below, Plan
-// refuses it as an *ArgError) is dequantised as its Scaling says, the
+// An e4m3 problem (Types e4m3→bf16 or e4m3→f16, sm_89 or newer: below, Plan
+// refuses it as an *ArgError) is dequantised as its Types.Scaling says, the
 // kernels scaling the fp32 accumulator before alpha, beta·C and bias:
 // ScalingTensor with the scalars ScaleA and ScaleB (folded into alpha) or
 // ScaleAPtr and ScaleBPtr to one device float32 each (a captured graph then

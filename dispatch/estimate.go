@@ -24,18 +24,18 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	if peak == 0 {
 		peak = 1e14
 	}
-	if p.In == E4M3 { // the fp8 tensor rate is twice the 16-bit one (sm_89, sm_90)
+	if p.Types.In == E4M3 { // the fp8 tensor rate is twice the 16-bit one (sm_89, sm_90)
 		peak *= 2
 	}
 	repack := 0.0 // a repack kernel's copies: read, written, and their launch
 	if k.Repack() {
 		pk := packPlan(p, 0)
-		repack = float64(packRows(p, pk))*float64(p.K+pk.k)*float64(p.In.Size())/bw + 2e-6
+		repack = float64(packRows(p, pk))*float64(p.K+pk.k)*float64(p.Types.In.Size())/bw + 2e-6
 		q := packed(p)
 		p = &q
 	}
 	mTiles, nTiles := ceilDiv(p.M, k.TileM), ceilDiv(p.N, k.TileN)
-	in, out := float64(p.In.Size()), float64(p.Out.Size())
+	in, out := float64(p.Types.In.Size()), float64(p.Types.Out.Size())
 	var bytes float64
 	if tiled(k) {
 		bytes = tiledBytes(k, p, mTiles, nTiles)
@@ -125,7 +125,7 @@ func tiled(k *kernels.KernelSpec) bool { return k.Model.Kind == kernels.ModelTil
 // blocks read beyond that ((TileM + TileN) × K each) comes from L2, taken as
 // 3× memory bandwidth as in the decode model.
 func tiledBytes(k *kernels.KernelSpec, p *Problem, mTiles, nTiles int) float64 {
-	in, out, kk := float64(p.In.Size()), float64(p.Out.Size()), float64(p.K)
+	in, out, kk := float64(p.Types.In.Size()), float64(p.Types.Out.Size()), float64(p.K)
 	dram := float64(ceilDiv(mTiles, k.Model.RasterGroup))*float64(p.N)*kk*in + float64(p.M)*kk*in
 	reads := float64(mTiles*nTiles) * float64(k.TileM+k.TileN) * kk * in
 	return (dram + math.Max(0, reads-dram)/3 + 2*float64(p.M)*float64(p.N)*out) / k.Model.StreamShare

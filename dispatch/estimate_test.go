@@ -68,10 +68,10 @@ func TestEstimateStreamKHasNoPartialWave(t *testing.T) {
 	require.NotNil(t, dp)
 	require.NotNil(t, sk)
 	for _, c := range []struct{ m, n int }{{1024, 6144}, {128, 4096}} {
-		p := PlaceholderProblem(c.m, c.n, 4096, BF16)
+		p := PlaceholderProblem(c.m, c.n, 4096, Types{In: BF16, Out: BF16})
 		tDP, tSK := EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200)
 		assert.Less(t, tSK, 0.8*tDP, "M=%d N=%d: stream-K %.1f µs, data-parallel %.1f µs", c.m, c.n, tSK*1e6, tDP*1e6)
 	}
-	p := PlaceholderProblem(33*128, 1024, 4096, BF16) // 132 tiles: one full wave either way
+	p := PlaceholderProblem(33*128, 1024, 4096, Types{In: BF16, Out: BF16}) // 132 tiles: one full wave either way
 	assert.InDelta(t, EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200), 1e-9)
 }

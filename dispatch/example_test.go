@@ -14,7 +14,7 @@ import (
 // alignment.
 func llamaQKV() dispatch.Problem {
 	const m, n, k = 16, 6144, 4096
-	return dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16,
+	return dispatch.Problem{M: m, N: n, K: k, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16},
 		LDA: k, LDB: k, LDC: n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
 }
 
@@ -95,7 +95,7 @@ func Example_noKernel() {
 	cat, _ := dispatch.DefaultCatalog()
 	table, _ := dispatch.DefaultTable()
 	p := llamaQKV()
-	p.In, p.ScaleA, p.ScaleB = dispatch.E4M3, 1, 1
+	p.Types.In, p.ScaleA, p.ScaleB = dispatch.E4M3, 1, 1
 	l4, _ := dispatch.DevicePreset("l4")
 	_, err := dispatch.NewPlanner(cat, table, l4, dispatch.Limits{}).Plan(&p)
 	fmt.Println(errors.Is(err, dispatch.ErrNoKernel))
@@ -106,7 +106,7 @@ func Example_noKernel() {
 	// Output:
 	// true
 	// gemmroute: no kernel fits this problem: e4m3→bf16 M=16 N=6144 K=4096, tensor scaling (scalars folded into alpha) on sm_89
-	// gemmroute: invalid In = e4m3: e4m3 needs sm_89 or newer; device is sm_80
+	// gemmroute: invalid Types.In = e4m3→bf16: e4m3 needs sm_89 or newer; device is sm_80
 }
 
 // Run a GEMM on GPU 0, on a stream of the caller's (here the legacy default
@@ -123,7 +123,7 @@ func ExampleEngine_GEMM() {
 	defer eng.Close()
 
 	var x, w, y dispatch.DevicePtr // [16, 4096], [6144, 4096] and [16, 6144] bf16
-	p := dispatch.Problem{M: 16, N: 6144, K: 4096, In: dispatch.BF16, Out: dispatch.BF16,
+	p := dispatch.Problem{M: 16, N: 6144, K: 4096, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16},
 		LDA: 4096, LDB: 4096, LDC: 6144, A: x, B: w, D: y, Alpha: 1}
 	var s dispatch.Stream // the legacy stream; any stream gets its workspace on first need
 	err = eng.GEMM(&p, s)

@@ -18,7 +18,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	require.NoError(t, err)
 	dev, err := DevicePreset("h200")
 	require.NoError(t, err)
-	p := PlaceholderProblem(300, 4096, 4096, BF16)
+	p := PlaceholderProblem(300, 4096, 4096, Types{In: BF16, Out: BF16})
 	pick, err := NewPlanner(cat, nil, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	require.Equal(t, LevelHeuristic, pick.Level)
@@ -35,7 +35,7 @@ func TestExperimentalKernelsOnlyByTable(t *testing.T) {
 	assert.False(t, pl.Kernel.Experimental)
 	assert.Contains(t, pl.Explain(), "1 kernel: are experimental")
 
-	tab := &Table{Entries: []Entry{{Arch: dev.Arch, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
+	tab := &Table{Entries: []Entry{{Arch: dev.Arch, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: pick.Kernel.Name, Digest: pick.Kernel.Digest, SplitK: pick.SplitK}}}}}
 	pl, err = NewPlanner(exp, tab, dev, Limits{}).Plan(&p)
 	require.NoError(t, err)
@@ -64,8 +64,7 @@ func TestPersistentGrid(t *testing.T) {
 			want        uint32 // 128×128 tiles
 			wantCluster uint32 // 128×128 tiles in clusters of two
 		}{{128, 256, 1, 2, 4}, {4096, 4096, 1, 132, 132}, {256, 1024, 3, 48, 48}, {300, 200, 1, 6, 8}} {
-			p := PlaceholderProblem(c.m, c.n, 4096, k.In)
-			p.Out, p.ScaleA, p.ScaleB = k.Out, 1, 1
+			p := PlaceholderProblem(c.m, c.n, 4096, Types{In: k.In, Out: k.Out})
 			plan, err := pl.PlanKernel(&p, k.Name, c.split)
 			require.NoError(t, err, k.Name)
 			if k.Cluster == 2 { // clusters of two blocks, one per pair of M tiles of an N tile
@@ -84,7 +83,7 @@ func TestPersistentGrid(t *testing.T) {
 		}
 	}
 	require.NotZero(t, seen, "no persistent kernel in the catalog")
-	p := PlaceholderProblem(4096, 4096, 4096, BF16)
+	p := PlaceholderProblem(4096, 4096, 4096, Types{In: BF16, Out: BF16})
 	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{32, 32, 1}, plan.mainLaunch().grid, "a tile grid")
@@ -112,7 +111,7 @@ func TestStreamKGrid(t *testing.T) {
 		{128, 256, 128, 2, 1 * 1 * 128 * 256 * 4},       // 1 tile of 2 k-tiles: 2 blocks, one a partial
 		{128, 512, 128, 4, 2 * 1 * 128 * 256 * 4},       // 2 tiles of 2 k-tiles: 4 blocks
 	} {
-		p := PlaceholderProblem(c.m, c.n, c.k, BF16)
+		p := PlaceholderProblem(c.m, c.n, c.k, Types{In: BF16, Out: BF16})
 		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)
 		require.NoError(t, err, "%+v", c)
 		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.mainLaunch().grid, "%+v", c)
@@ -132,7 +131,7 @@ func TestStreamKGrid(t *testing.T) {
 			require.NoError(t, err, "%+v", c)
 		}
 	}
-	p := PlaceholderProblem(1024, 6144, 4096, BF16)
+	p := PlaceholderProblem(1024, 6144, 4096, Types{In: BF16, Out: BF16})
 	_, err = NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 2)
 	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
 }
@@ -151,12 +150,12 @@ func TestRepackPlan(t *testing.T) {
 	require.NotNil(t, k)
 	require.True(t, k.Repack() && k.TMA())
 	pl := NewPlanner(cat, nil, H200, Limits{})
-	aligned := PlaceholderProblem(256, 1024, 4096, BF16)
+	aligned := PlaceholderProblem(256, 1024, 4096, Types{In: BF16, Out: BF16})
 	_, err = pl.PlanKernel(&aligned, name, 1)
 	require.ErrorIs(t, err, ErrNoKernel, "operands TMA reads as they are")
 	assert.Contains(t, err.Error(), "16-byte aligned")
 
-	p := PlaceholderProblem(300, 769, 5125, BF16) // K·2 bytes not a multiple of 16: A and B copied
+	p := PlaceholderProblem(300, 769, 5125, Types{In: BF16, Out: BF16}) // K·2 bytes not a multiple of 16: A and B copied
 	out, err := pl.PlanKernel(&p, name, 2)
 	require.NoError(t, err)
 	ls := out.plannedLaunches()
@@ -174,7 +173,7 @@ func TestRepackPlan(t *testing.T) {
 	assert.Equal(t, kp/2/64*64+64, out.kPerSplit, "K per split over the pitch, in whole k-tiles")
 	assert.Contains(t, out.Explain(), "copies A and B to the workspace at a pitch of 5128 elements")
 
-	q := PlaceholderProblem(300, 768, 4096, BF16) // only A misaligned: only A copied
+	q := PlaceholderProblem(300, 768, 4096, Types{In: BF16, Out: BF16}) // only A misaligned: only A copied
 	q.A += 2
 	out, err = pl.PlanKernel(&q, name, 1)
 	require.NoError(t, err)

@@ -36,15 +36,15 @@ var dtypes = []dispatch.DType{dispatch.BF16, dispatch.F16}
 // scalars and as pointers), with its output dtype, on the awkward table and
 // gemmtest.AwkwardE4M3 (K multiples of 16, some of 128). Where a kernel's constraints fail, Launch must
 // refuse and write nothing (counted as skipped); every kernel must run on
-// some case in each types subtest (bf16, f16, "e4m3→bf16 row", …: select
+// some case in each types subtest (gemmtest.AllTypes: bf16, f16, "e4m3→bf16/row", …: select
 // the e4m3 ones with -test.run 'TestEveryKernelOnAwkwardShapes/e4m3').
 func TestEveryKernelOnAwkwardShapes(t *testing.T) {
 	e := openEngine(t, dispatch.Options{WorkspaceBytes: 64 << 20, JITImages: true})
 	all := e.Planner().Catalog().Kernels()
-	for i, ty := range append([]gemmtest.Types{gemmtest.Same(dispatch.BF16), gemmtest.Same(dispatch.F16)}, gemmtest.E4M3Types()...) {
+	for i, ty := range gemmtest.AllTypes() {
 		var ks []kernels.KernelSpec
 		for _, k := range all {
-			if k.In == ty.In && k.Out == ty.Out && (ty.In != dispatch.E4M3 || k.Takes(ty.Scaling)) {
+			if k.Computes(ty.Types) {
 				ks = append(ks, k)
 			}
 		}
@@ -192,7 +192,7 @@ func TestMoreThan2p31Elements(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
 	t.Run("bf16", func(t *testing.T) { moreThan2p31(t, e, gemmtest.Same(dispatch.BF16), 41) })
 	t.Run("e4m3", func(t *testing.T) {
-		moreThan2p31(t, e, gemmtest.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}, 43)
+		moreThan2p31(t, e, gemmtest.Types{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}}, 43)
 	})
 }
 
@@ -207,7 +207,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var ks []kernels.KernelSpec
 	for _, kk := range e.Planner().Catalog().Kernels() {
-		if kk.In == ty.In && kk.Out == ty.Out && (ty.In != dispatch.E4M3 || kk.Takes(ty.Scaling)) {
+		if kk.Computes(ty.Types) {
 			ks = append(ks, kk)
 		}
 	}
@@ -230,11 +230,11 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 	ab, err := gpu.UploadAs(ty.In, a)
 	aBuf := bufOf(t, ab, err)
 	out := poisoned(t, n)
-	p := dispatch.Problem{M: 1, N: n, K: k, In: ty.In, Out: ty.Out, LDA: k, LDB: k, LDC: n,
+	p := dispatch.Problem{M: 1, N: n, K: k, Types: dispatch.Types{In: ty.In, Out: ty.Out}, LDA: k, LDB: k, LDC: n,
 		A: aBuf.ptr(0), B: dispatch.DevicePtr(bBase), D: out.ptr(0), Alpha: 1}
 	scale := 1.0
 	if ty.In == dispatch.E4M3 {
-		p.Scaling, p.ScaleA, p.ScaleB = ty.Scaling, 0.375, 1.25
+		p.Types.Scaling, p.ScaleA, p.ScaleB = ty.Scaling, 0.375, 1.25
 		scale = 0.375 * 1.25
 	}
 	require.Greater(t, p.Elements(), int64(1)<<31)
@@ -357,7 +357,7 @@ func worker(t *testing.T, e *dispatch.Engine, w, calls int) error {
 // Split-K is deterministic: the same inputs give the same bits every run,
 // for the bf16 kernels with 16-byte loads (split-K 8) and for every e4m3
 // kernel that splits K (split-K 8 or its most), per-row and 128-block scaled
-// (subtests "bf16", "e4m3→bf16 row", "e4m3→bf16 block128").
+// (subtests "bf16", "e4m3→bf16/row", "e4m3→bf16/block128").
 func TestSplitKDeterministic(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
 	c := gemmtest.Case{Name: "det", M: 4, N: 1000, K: 8192}
@@ -372,15 +372,15 @@ func TestSplitKDeterministic(t *testing.T) {
 		}
 	})
 	for i, ty := range []gemmtest.Types{
-		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow},
-		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock},
+		{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow}},
+		{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}},
 	} {
 		t.Run(ty.String(), func(t *testing.T) {
 			d := gemmtest.FillTypes(c, ty, rand.New(rand.NewPCG(53, 54+uint64(i))), 0)
 			p, out := operands(t, d)
 			var ran, skipped int
 			for _, k := range e.Planner().Catalog().Kernels() {
-				if k.In != ty.In || k.Out != ty.Out || !k.Takes(ty.Scaling) || k.MaxSplitK < 2 {
+				if !k.Computes(ty.Types) || k.MaxSplitK < 2 {
 					continue
 				}
 				if why := e.Planner().CheckKernel(&k, &p, min(8, k.MaxSplitK)); why != "" {
@@ -473,7 +473,7 @@ func TestBadInputLaunchesNothing(t *testing.T) {
 		{"LDA", func(q *dispatch.Problem) { q.LDA = 100 }},
 		{"B", func(q *dispatch.Problem) { q.B = 0 }},
 		{"M", func(q *dispatch.Problem) { q.M = -1 }},
-		{"Out", func(q *dispatch.Problem) { q.Out = dispatch.F16 }},
+		{"Out", func(q *dispatch.Problem) { q.Types.Out = dispatch.F16 }},
 		{"C", func(q *dispatch.Problem) { q.Beta, q.C = 1, 0 }},
 	} {
 		q := p

@@ -47,7 +47,7 @@ func TestHeuristicAgainstMeasuredSweep(t *testing.T) {
 	}
 	var logSum, worst float64
 	for kk, cands := range times {
-		p := Problem{M: kk.m, N: kk.n, K: kk.k, In: BF16, Out: BF16, LDA: kk.k, LDB: kk.k, LDC: kk.n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
+		p := Problem{M: kk.m, N: kk.n, K: kk.k, Types: Types{In: BF16, Out: BF16}, LDA: kk.k, LDB: kk.k, LDC: kk.n, A: 1 << 40, B: 2 << 40, D: 3 << 40, Alpha: 1}
 		best := math.Inf(1)
 		for _, t := range cands {
 			best = min(best, t)

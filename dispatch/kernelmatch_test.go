@@ -37,7 +37,7 @@ func TestTableSurvivesKernelChange(t *testing.T) {
 	require.NoError(t, err)
 	tab, err := DefaultTable()
 	require.NoError(t, err)
-	p := Problem{M: 1, N: 4096, K: 4096, In: BF16, Out: BF16, LDA: 4096, LDB: 4096, LDC: 4096, A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
+	p := Problem{M: 1, N: 4096, K: 4096, Types: Types{In: BF16, Out: BF16}, LDA: 4096, LDB: 4096, LDC: 4096, A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
 	before, err := NewPlanner(cat, tab, H200, Limits{}).Plan(&p)
 	require.NoError(t, err)
 	require.Equal(t, LevelExact, before.Level)
@@ -94,7 +94,7 @@ func TestTableSurvivesKernelChange(t *testing.T) {
 	checked := 0
 	for _, e := range old.Entries {
 		for _, b := range e.Buckets {
-			if b.Kernel == changed || b.Kernel == dropped || e.Arch != SM90 || e.In != BF16 || e.N == 0 {
+			if b.Kernel == changed || b.Kernel == dropped || e.Arch != SM90 || e.Types.In != BF16 || e.N == 0 {
 				continue
 			}
 			r := p

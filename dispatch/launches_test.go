@@ -90,7 +90,7 @@ func TestNoSplitKLimit(t *testing.T) {
 	})
 	t.Run("heuristic", func(t *testing.T) {
 		f16 := testProblem(4, 4096, 14336)
-		f16.In, f16.Out = F16, F16
+		f16.Types.In, f16.Types.Out = F16, F16
 		for m := 1; m <= 4096; m *= 4 {
 			f16.M = m
 			out, err := NewPlanner(cat, tab, H200, Limits{NoSplitK: true}).Plan(&f16)
@@ -118,7 +118,7 @@ func TestPlanLaunchesAreTheEngines(t *testing.T) {
 			}
 			for _, c := range []struct{ m, n, kk, split int }{{1, 4096, 4096, 1}, {33, 6144, 4096, k.MaxSplitK}, {4096, 1024, 8192, min(2, k.MaxSplitK)}} {
 				p := testProblem(c.m, c.n, c.kk)
-				p.In, p.Out = k.In, k.Out
+				p.Types.In, p.Types.Out = k.In, k.Out
 				if k.In == E4M3 {
 					e4m3(&p, k.Scalings[0])
 				}

@@ -43,15 +43,14 @@ const maxRoutes = 4096
 // routeKey holds everything planning depends on besides the catalog, table
 // and device: equal keys get equal routes.
 type routeKey struct {
-	in, out        DType
+	types          Types // kernelTypes
 	n, k           int
 	mClass         uint8 // bits.Len(M-1): M in (2^(c-1), 2^c]
 	alignA, alignB uint16
 	ldA, ldB       uint16
 	kAlign         uint16
-	big            bool    // ≥ 2^31 elements
-	scaling        Scaling // e4m3: the mode a kernel must take (kernelScaling)
-	lim            Limits  // the planning limits, defaults filled in
+	big            bool   // ≥ 2^31 elements
+	lim            Limits // the planning limits, defaults filled in
 }
 
 // Limits bound what a plan may ask of the engine that runs it. NewPlanner
@@ -153,8 +152,8 @@ func (pl *Planner) check(p *Problem) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if p.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
-		return &ArgError{Field: "In", Value: p.In, Rule: fmt.Sprintf("e4m3 needs sm_89 or newer; device is %s", pl.dev.Arch)}
+	if p.Types.In == E4M3 && !pl.dev.Arch.SupportsFP8() {
+		return &ArgError{Field: "Types.In", Value: p.Types, Rule: fmt.Sprintf("e4m3 needs sm_89 or newer; device is %s", pl.dev.Arch)}
 	}
 	return nil
 }
@@ -262,23 +261,22 @@ func (pl *Planner) PlanKernel(p *Problem, name string, splitK int) (Plan, error)
 func (pl *Planner) noKernelError(p *Problem, lim Limits) error {
 	_, ex := pl.route(p, pl.key(p, lim))
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d%s on %s\n", p.In, p.Out, p.M, p.N, p.K, p.scalingText(), pl.dev.Arch)
+	fmt.Fprintf(&b, "%s→%s M=%d N=%d K=%d%s on %s\n", p.Types.In, p.Types.Out, p.M, p.N, p.K, p.scalingText(), pl.dev.Arch)
 	writeRejections(&b, ex.rejected, ex.kernels)
 	return fmt.Errorf("%w: %s", ErrNoKernel, strings.TrimSuffix(b.String(), "\n"))
 }
 
 // key is p's route key within lim.
 func (pl *Planner) key(p *Problem, lim Limits) routeKey {
-	sz := uint64(p.In.Size())
+	sz := uint64(p.Types.In.Size())
 	return routeKey{
-		in: p.In, out: p.Out, n: p.N, k: p.K,
+		types: p.kernelTypes(), n: p.N, k: p.K,
 		mClass: uint8(bits.Len(uint(p.M - 1))),
 		alignA: alignClass(uint64(p.A)), alignB: alignClass(uint64(p.B)),
 		ldA: alignClass(uint64(p.LDA) * sz), ldB: alignClass(uint64(p.LDB) * sz),
-		kAlign:  alignClass(uint64(p.K)),
-		big:     p.elements() >= 1<<31,
-		scaling: p.kernelScaling(),
-		lim:     lim,
+		kAlign: alignClass(uint64(p.K)),
+		big:    p.elements() >= 1<<31,
+		lim:    lim,
 	}
 }
 
@@ -305,13 +303,13 @@ func entrySource(e *Entry, prov Provenance) string {
 // then heuristic; the explanation says what it passed over.
 func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 	r, ex := &route{}, explanation{}
-	exact, def := pl.table.Find(pl.dev.Arch, p.In, p.Out, p.N, p.K)
+	exact, def := pl.table.Find(pl.dev.Arch, key.types, p.N, p.K)
 	for _, lv := range []struct {
 		e     *Entry
 		level Level
 	}{{exact, LevelExact}, {def, LevelDefault}} {
 		if lv.e == nil {
-			ex.notes = append(ex.notes, fmt.Sprintf("%s: none in the table for %s %s→%s N=%d K=%d", lv.level, pl.dev.Arch, p.In, p.Out, p.N, p.K))
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: none in the table for %s %s N=%d K=%d", lv.level, pl.dev.Arch, key.types, p.N, p.K))
 			continue
 		}
 		b := lv.e.Bucket(p.M)

@@ -87,7 +87,7 @@ func historyProblem(rng *rand.Rand) Problem {
 	}
 	p := testProblem(m, shape[0], shape[1])
 	if rng.IntN(4) == 0 {
-		p.In, p.Out = F16, F16
+		p.Types.In, p.Types.Out = F16, F16
 	}
 	return p
 }

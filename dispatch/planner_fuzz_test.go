@@ -30,12 +30,12 @@ func FuzzPlan(f *testing.F) {
 	f.Add(int64(16), int64(4096), int64(4096), uint8(E4M3), uint8(BF16), uint64(ptrA), uint64(ptrB), uint64(ptrD), uint16(0), uint16(0), uint16(0), uint8(0x51), float32(0))
 	f.Add(int64(16), int64(4096), int64(4096), uint8(E4M3), uint8(BF16), uint64(ptrA), uint64(ptrB), uint64(ptrD), uint16(0), uint16(0), uint16(0), uint8(0xe1), float32(0))
 	f.Fuzz(func(t *testing.T, m, n, k int64, in, out uint8, a, b, d uint64, padA, padB, padC uint16, dev uint8, beta float32) {
-		p := Problem{M: int(m), N: int(n), K: int(k), In: DType(in % 6), Out: DType(out % 6),
+		p := Problem{M: int(m), N: int(n), K: int(k), Types: Types{In: DType(in % 6), Out: DType(out % 6)},
 			LDA: int(k) + int(padA), LDB: int(k) + int(padB), LDC: int(n) + int(padC),
 			A: DevicePtr(a), B: DevicePtr(b), C: DevicePtr(d), D: DevicePtr(d), Bias: DevicePtr(b),
 			Alpha: 1, Beta: beta, ScaleA: 1, ScaleB: 1}
 		if sc := dev >> 4; sc != 0 { // the scaling mode (3: unknown), device scales, a block size
-			p.Scaling = Scaling(sc & 3)
+			p.Types.Scaling = Scaling(sc & 3)
 			if sc&4 != 0 {
 				p.ScaleA, p.ScaleB, p.ScaleAPtr, p.ScaleBPtr = 0, 0, DevicePtr(a)+ptrS, DevicePtr(b)+ptrS
 			}

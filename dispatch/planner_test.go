@@ -84,7 +84,7 @@ func testTable() *Table {
 		for i := range b { // measured with testCatalog's kernels
 			b[i].Digest = kernels.DigestOf([]byte(b[i].Kernel))
 		}
-		return Entry{Arch: a, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
+		return Entry{Arch: a, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN, N: n, K: k, Buckets: b}
 	}
 	return &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{
 		entry(SM90, 4096, 4096,
@@ -187,11 +187,11 @@ func TestPlanLevels(t *testing.T) {
 				"1 kernel: need more shared memory than the device allows\n",
 				"\n    wide80_bf16: needs 204800 B shared memory, device allows 166912"}},
 		{name: "no table entry for f16", dev: H200, m: 4096, n: 4096, k: 4096,
-			edit: func(p *Problem) { p.In, p.Out = F16, F16 }, level: LevelHeuristic, kernel: "mma80_f16",
+			edit: func(p *Problem) { p.Types.In, p.Types.Out = F16, F16 }, level: LevelHeuristic, kernel: "mma80_f16",
 			explain: []string{"passed over: default entry: none in the table"}},
 		{name: "empty table", dev: H200, table: &Table{}, m: 1, n: 4096, k: 4096, level: LevelHeuristic},
 		{name: "e4m3 on sm_89", dev: L4, m: 64, n: 4096, k: 4096,
-			edit: func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, level: LevelHeuristic, kernel: "fp8_89"},
+			edit: func(p *Problem) { p.Types.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, level: LevelHeuristic, kernel: "fp8_89"},
 		{name: "odd K leaves the simt kernel", dev: H200, m: 4096, n: 4096, k: 4095, level: LevelHeuristic, kernel: "simt_bf16",
 			explain: []string{"which fails here: LDA·2 = 8190 B not a multiple of 16"}},
 		{name: "M = 0 is a no-op", dev: H200, m: 0, n: 4096, k: 4096, level: LevelNoop, splitK: 1, explain: []string{"no-op"}},
@@ -279,7 +279,7 @@ func TestPlanE4M3NeedsSM89(t *testing.T) {
 				for name, err := range map[string]error{"Plan": second(pl.Plan(&p)), "PlanKernel": second(pl.PlanKernel(&p, "fp8_89", 1))} {
 					var ae *ArgError
 					require.ErrorAs(t, err, &ae, "%s M=%d", name, m)
-					assert.Equal(t, "In", ae.Field)
+					assert.Equal(t, "Types.In", ae.Field)
 					assert.Equal(t, "e4m3 needs sm_89 or newer; device is "+c.arch, ae.Rule)
 					assert.NotErrorIs(t, err, ErrNoKernel)
 				}
@@ -368,7 +368,7 @@ func TestPlanKZero(t *testing.T) {
 // A route is cached per M class; the live constraints that depend on the
 // exact M (the grid's M-tile limit) must still hold for every M in the class.
 func TestPlanCacheRechecksLiveConstraints(t *testing.T) {
-	tab := &Table{Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN,
+	tab := &Table{Entries: []Entry{{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN,
 		Buckets: []Bucket{{MinM: 1, Kernel: "decode90_bf16", Digest: kernels.DigestOf([]byte("decode90_bf16")), SplitK: 1}}}}}
 	pl := NewPlanner(testCatalog(t), tab, H200, Limits{})
 	for _, m := range []int{1<<19 + 1, 1 << 20} { // one M class; 16-row tiles: 2^20 rows need 65536 > 65535
@@ -401,10 +401,10 @@ func randomProblem(rng *rand.Rand) Problem {
 	}
 	p := Problem{M: m, N: n, K: k, LDA: k + pad(), LDB: k + pad(), LDC: n + pad(),
 		A: ptr(1), B: ptr(2), D: ptr(4), Alpha: 1}
-	p.In = []DType{F16, BF16, E4M3}[rng.IntN(3)]
-	p.Out = p.In
-	if p.In == E4M3 {
-		p.Out, p.ScaleA, p.ScaleB = []DType{F16, BF16}[rng.IntN(2)], 0.5, 2
+	p.Types.In = []DType{F16, BF16, E4M3}[rng.IntN(3)]
+	p.Types.Out = p.Types.In
+	if p.Types.In == E4M3 {
+		p.Types.Out, p.ScaleA, p.ScaleB = []DType{F16, BF16}[rng.IntN(2)], 0.5, 2
 	}
 	if rng.IntN(4) == 0 {
 		p.C, p.Beta = ptr(3), 1
@@ -457,7 +457,7 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanCachedAllocs(t *testing.T) {
 	pl := NewPlanner(testCatalog(t), testTable(), H200, Limits{})
 	f16 := testProblem(100, 4096, 14336)
-	f16.In, f16.Out = F16, F16
+	f16.Types.In, f16.Types.Out = F16, F16
 	for _, p := range []Problem{
 		testProblem(8, 4096, 4096),   // exact
 		testProblem(100, 1024, 1024), // default
@@ -527,8 +527,10 @@ func TestExplainSaysScaling(t *testing.T) {
 	assert.Contains(t, out.Explain(), "problem: M=16 N=4096 K=4096\n", "16-bit problems have no scaling")
 }
 
-// A table entry's e4m3 kernel that does not take a problem's scaling is
-// passed over, and the heuristic picks among the kernels that take it.
+// An e4m3 problem routes by the entry of its own scaling; an entry whose
+// kernel does not take it (a table made in code: LoadTable with a catalog
+// refuses it) is passed over, and the heuristic picks among the kernels
+// that take it.
 func TestPlanScalingPassesOverTable(t *testing.T) {
 	m := testCatalog(t).Manifest()
 	b128 := *testCatalog(t).Kernel("fp8_89")
@@ -536,8 +538,11 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 	m.Kernels = append(m.Kernels, b128)
 	cat, err := kernels.NewCatalog(m)
 	require.NoError(t, err)
-	tab := &Table{Entries: []Entry{{Arch: SM89, In: E4M3, Out: BF16, Layout: kernels.LayoutTN, N: 4096, K: 4096,
-		Buckets: []Bucket{{MinM: 1, Kernel: "fp8_89", Digest: kernels.DigestOf([]byte("fp8_89")), SplitK: 1}}}}}
+	entry := func(s Scaling, kernel string) Entry {
+		return Entry{Arch: SM89, Types: Types{In: E4M3, Out: BF16, Scaling: s}, Layout: kernels.LayoutTN, N: 4096, K: 4096,
+			Buckets: []Bucket{{MinM: 1, Kernel: kernel, Digest: kernels.DigestOf([]byte("fp8_89")), SplitK: 1}}}
+	}
+	tab := &Table{Entries: []Entry{entry(ScalingTensor, "fp8_89"), entry(ScalingRow, "fp8_b128_89"), entry(ScalingBlock, "fp8_b128_89")}}
 	pl := NewPlanner(cat, tab, L4, Limits{})
 	for _, c := range []struct {
 		s      Scaling
@@ -546,8 +551,8 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 		note   string
 	}{
 		{ScalingTensor, LevelExact, "fp8_89", ""},
-		{ScalingRow, LevelExact, "fp8_89", ""},
-		{ScalingBlock, LevelHeuristic, "fp8_b128_89", "names fp8_89, which fails here: takes [tensor row] scaling, problem has block128"},
+		{ScalingRow, LevelHeuristic, "fp8_89", "names fp8_b128_89, which fails here: takes [block128] scaling, problem has row"},
+		{ScalingBlock, LevelExact, "fp8_b128_89", ""},
 	} {
 		p := testProblem(16, 4096, 4096)
 		e4m3(&p, c.s)
@@ -570,7 +575,7 @@ func TestPlanScalingPassesOverTable(t *testing.T) {
 func TestWorkspaceCheckDoesNotOverflow(t *testing.T) {
 	k := *testCatalog(t).Kernel("mma80_bf16")
 	k.MaxSplitK = 1 << 62
-	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, In: BF16, Out: BF16, A: 1 << 20, B: 1 << 30, C: 1 << 40}
+	p := &Problem{M: 16, N: 4096, K: 4096, LDA: 4096, LDB: 4096, LDC: 4096, Types: Types{In: BF16, Out: BF16}, A: 1 << 20, B: 1 << 30, C: 1 << 40}
 	pl := newPlanner(testCatalog(t), nil, smallWorkspace(H200, 1<<30))
 	for _, s := range []int{1 << 62, 1<<46 + 1, 1 << 33} {
 		assert.Contains(t, pl.CheckKernel(&k, p, s), "B of workspace", "split-K %d", s)

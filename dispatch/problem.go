@@ -23,7 +23,7 @@ type DevicePtr uintptr
 // D = Beta·C + Bias. M, N, K and the leading dimensions are at most 2^31,
 // and no operand spans more than 2^48 bytes.
 //
-// E4M3 inputs are dequantised (real = stored · scale) as Scaling says; the
+// E4M3 inputs are dequantised (real = stored · scale) as Types.Scaling says; the
 // kernels apply the scales to the fp32 accumulator, then the epilogue:
 //
 //   - ScalingTensor: the scalars ScaleA and ScaleB (finite, nonzero), or
@@ -40,20 +40,19 @@ type DevicePtr uintptr
 // says how many float32 each holds. Which scale fields a mode takes holds
 // for every shape; with K = 0 the accumulator is zero and no scale is read
 // (the launch passes the kernel folded per-tensor scaling and no pointers).
-// Inputs of 16 bits take no Scaling, ScaleBlock or scale pointers (ScaleA
+// Inputs of 16 bits take no scaling, ScaleBlock or scale pointers (ScaleA
 // and ScaleB are ignored).
 type Problem struct {
 	M, N, K       int       // tokens, output features, input features
-	In, Out       DType     // input dtype (A and B) and output dtype (C and D)
+	Types         Types     // the input dtype (A and B), output dtype (C, D, Bias) and e4m3 scaling
 	LDA, LDB, LDC int       // leading dimensions, in elements
 	A, B, C, D    DevicePtr // activations [M,K], weights [N,K], addend and output [M,N]
-	Bias          DevicePtr // optional, [N] of type Out
+	Bias          DevicePtr // optional, [N] of type Types.Out
 	Alpha, Beta   float32   // D = Alpha·A·Bᵀ + Beta·C (+ Bias)
 	ScaleA        float32   // E4M3, ScalingTensor with scalars
 	ScaleB        float32   // E4M3, ScalingTensor with scalars
-	Scaling       Scaling   // E4M3 only
 	ScaleBlock    int       // E4M3, ScalingBlock only: 128
-	ScaleAPtr     DevicePtr // E4M3: device scales of A (see Scaling)
+	ScaleAPtr     DevicePtr // E4M3: device scales of A (see Types.Scaling)
 	ScaleBPtr     DevicePtr // E4M3: device scales of B
 }
 
@@ -103,18 +102,9 @@ func (p *Problem) Validate() error {
 			return bad(d.name, d.v, "must be at most 2^31")
 		}
 	}
-	switch p.In {
-	case F16, BF16, E4M3:
-	default:
-		return bad("In", p.In, "input dtype must be f16, bf16 or e4m3")
-	}
-	switch p.Out {
-	case F16, BF16:
-	default:
-		return bad("Out", p.Out, "output dtype must be f16 or bf16")
-	}
-	if p.In != E4M3 && p.In != p.Out {
-		return bad("Out", p.Out, "unsupported dtype pair %s→%s: 16-bit inputs produce the same dtype", p.In, p.Out)
+	if err := p.Types.Check(); err != nil {
+		te := err.(*kernels.TypesError) // Check returns nothing else
+		return &ArgError{Field: "Types." + te.Field, Value: p.Types, Rule: te.Rule}
 	}
 	for _, f := range []struct {
 		name string
@@ -155,7 +145,7 @@ func (p *Problem) Validate() error {
 		name string
 		v    DevicePtr
 		size int
-	}{{"A", p.A, p.In.Size()}, {"B", p.B, p.In.Size()}, {"C", p.C, p.Out.Size()}, {"D", p.D, p.Out.Size()}, {"Bias", p.Bias, p.Out.Size()},
+	}{{"A", p.A, p.Types.In.Size()}, {"B", p.B, p.Types.In.Size()}, {"C", p.C, p.Types.Out.Size()}, {"D", p.D, p.Types.Out.Size()}, {"Bias", p.Bias, p.Types.Out.Size()},
 		{"ScaleAPtr", p.ScaleAPtr, 4}, {"ScaleBPtr", p.ScaleBPtr, 4}} {
 		if uintptr(f.v)%uintptr(f.size) != 0 {
 			return bad(f.name, fmt.Sprintf("%#x", uintptr(f.v)), "must be aligned to its element size (%d bytes)", f.size)
@@ -187,31 +177,27 @@ func (p *Problem) Validate() error {
 	return nil
 }
 
-// checkScaling checks which scale fields p's Scaling takes (whatever the
-// shape): an *ArgError for the first rule broken, or nil.
+// checkScaling checks which scale fields p's Types.Scaling takes (whatever
+// the shape; Types is valid): an *ArgError for the first rule broken, or
+// nil.
 func (p *Problem) checkScaling() error {
-	if !p.Scaling.Valid() {
-		return argError("Scaling", p.Scaling, "unknown scaling mode: use ScalingTensor, ScalingRow or ScalingBlock")
-	}
-	if p.In != E4M3 {
+	if !p.Types.Scaled() {
 		switch {
-		case p.Scaling != ScalingTensor:
-			return argError("Scaling", p.Scaling, "%s inputs take no scales: leave Scaling 0 (e4m3 only)", p.In)
 		case p.ScaleBlock != 0:
-			return argError("ScaleBlock", p.ScaleBlock, "%s inputs take no scales: leave ScaleBlock 0 (e4m3 only)", p.In)
+			return argError("ScaleBlock", p.ScaleBlock, "%s inputs take no scales: leave ScaleBlock 0 (e4m3 only)", p.Types.In)
 		case p.ScaleAPtr != 0:
-			return argError("ScaleAPtr", fmt.Sprintf("%#x", uintptr(p.ScaleAPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.In)
+			return argError("ScaleAPtr", fmt.Sprintf("%#x", uintptr(p.ScaleAPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.Types.In)
 		case p.ScaleBPtr != 0:
-			return argError("ScaleBPtr", fmt.Sprintf("%#x", uintptr(p.ScaleBPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.In)
+			return argError("ScaleBPtr", fmt.Sprintf("%#x", uintptr(p.ScaleBPtr)), "%s inputs take no scales: leave it nil (e4m3 only)", p.Types.In)
 		}
 		return nil
 	}
 	block := 0
-	if p.Scaling == ScalingBlock {
+	if p.Types.Scaling == ScalingBlock {
 		block = kernels.ScaleBlockK
 	}
 	if p.ScaleBlock != block {
-		return argError("ScaleBlock", p.ScaleBlock, "a block size the mode does not allow: %s scaling takes %d", p.Scaling, block)
+		return argError("ScaleBlock", p.ScaleBlock, "a block size the mode does not allow: %s scaling takes %d", p.Types.Scaling, block)
 	}
 	if p.scalarScales() {
 		for _, f := range []struct {
@@ -230,12 +216,12 @@ func (p *Problem) checkScaling() error {
 		scalar      float32
 	}{{"ScaleAPtr", "ScaleA", p.ScaleAPtr, p.ScaleA}, {"ScaleBPtr", "ScaleB", p.ScaleBPtr, p.ScaleB}} {
 		switch {
-		case f.ptr == 0 && p.Scaling == ScalingTensor:
+		case f.ptr == 0 && p.Types.Scaling == ScalingTensor:
 			return argError(f.name, f.ptr, "nil pointer beside the other scale pointer: tensor scaling takes both ScaleAPtr and ScaleBPtr, or neither and the scalars ScaleA, ScaleB")
 		case f.ptr == 0:
-			return argError(f.name, f.ptr, "nil pointer: %s scaling reads its scales from ScaleAPtr and ScaleBPtr", p.Scaling)
+			return argError(f.name, f.ptr, "nil pointer: %s scaling reads its scales from ScaleAPtr and ScaleBPtr", p.Types.Scaling)
 		case f.scalar != 0:
-			return argError(f.other, f.scalar, "must be 0 when ScaleAPtr and ScaleBPtr hold the scales (%s scaling): fold a constant factor into Alpha", p.Scaling)
+			return argError(f.other, f.scalar, "must be 0 when ScaleAPtr and ScaleBPtr hold the scales (%s scaling): fold a constant factor into Alpha", p.Types.Scaling)
 		}
 	}
 	return nil
@@ -244,7 +230,7 @@ func (p *Problem) checkScaling() error {
 // scalarScales reports whether p's scales are the per-tensor scalars ScaleA
 // and ScaleB (e4m3, tensor scaling, no scale pointers).
 func (p *Problem) scalarScales() bool {
-	return p.In == E4M3 && p.Scaling == ScalingTensor && p.ScaleAPtr == 0 && p.ScaleBPtr == 0
+	return p.Types.Scaled() && p.Types.Scaling == ScalingTensor && p.ScaleAPtr == 0 && p.ScaleBPtr == 0
 }
 
 // ScaleFloats returns how many float32 the kernels read through ScaleAPtr
@@ -255,11 +241,11 @@ func (p *Problem) scalarScales() bool {
 // Counts saturate at math.MaxInt64 (for sizes Validate refuses) rather than
 // overflow.
 func (p *Problem) ScaleFloats() (a, b int64) {
-	if p.In != E4M3 || p.scalarScales() || p.M <= 0 || p.N <= 0 || p.K <= 0 {
+	if !p.Types.Scaled() || p.scalarScales() || p.M <= 0 || p.N <= 0 || p.K <= 0 {
 		return 0, 0
 	}
 	m, n := int64(p.M), int64(p.N)
-	switch p.Scaling {
+	switch p.Types.Scaling {
 	case ScalingTensor:
 		return 1, 1
 	case ScalingRow:
@@ -310,7 +296,7 @@ func (p *Problem) spans() [numSpans]operandSpan {
 		}
 		return (uint64(rows-1)*uint64(ld) + uint64(cols)) * uint64(size)
 	}
-	in, out := p.In.Size(), p.Out.Size()
+	in, out := p.Types.In.Size(), p.Types.Out.Size()
 	c := operandSpan{"C", p.C, ext(p.M, p.LDC, p.N, out)}
 	if p.Beta == 0 {
 		c.bytes = 0
@@ -339,7 +325,7 @@ func (p *Problem) spans() [numSpans]operandSpan {
 // ScaleBlock as Scaling says.
 func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling int32) {
 	switch {
-	case p.In != E4M3:
+	case !p.Types.Scaled():
 		return p.Alpha, 0, 0, kernels.ScaleFolded
 	case p.scalarScales():
 		return p.Alpha * p.ScaleA * p.ScaleB, 0, 0, kernels.ScaleFolded
@@ -347,7 +333,7 @@ func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling
 		return p.Alpha, 0, 0, kernels.ScaleFolded
 	}
 	scaling = kernels.ScaleTensor
-	switch p.Scaling {
+	switch p.Types.Scaling {
 	case ScalingRow:
 		scaling = kernels.ScaleRow
 	case ScalingBlock:
@@ -360,25 +346,25 @@ func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling
 // ErrNoKernel's first line (", row scaling (device vectors)"); "" for
 // 16-bit inputs.
 func (p *Problem) scalingText() string {
-	if p.In != E4M3 {
+	if !p.Types.Scaled() {
 		return ""
 	}
 	how := "device scalars"
 	switch {
 	case p.scalarScales():
 		how = "scalars folded into alpha"
-	case p.Scaling != ScalingTensor:
+	case p.Types.Scaling != ScalingTensor:
 		how = "device vectors"
 	}
-	return fmt.Sprintf(", %s scaling (%s)", p.Scaling, how)
+	return fmt.Sprintf(", %s scaling (%s)", p.Types.Scaling, how)
 }
 
-// kernelScaling is the scaling mode a kernel must take to run p (e4m3
-// only): Scaling, or tensor when K = 0, where the launch folds
-// (kernelScales).
-func (p *Problem) kernelScaling() Scaling {
+// kernelTypes is what a kernel must compute in to run p: Types, with
+// per-tensor scaling when K = 0, where the launch folds (kernelScales).
+func (p *Problem) kernelTypes() Types {
+	t := p.Types
 	if p.K == 0 {
-		return ScalingTensor
+		t.Scaling = ScalingTensor
 	}
-	return p.Scaling
+	return t
 }

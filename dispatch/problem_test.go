@@ -26,7 +26,7 @@ const (
 // ScaleB = 1 for tensor, else scale vectors at ptrS and ptrS+ptrSB (and
 // ScaleBlock 128 for block).
 func e4m3(p *Problem, s Scaling) {
-	p.In, p.Scaling = E4M3, s
+	p.Types.In, p.Types.Scaling = E4M3, s
 	switch s {
 	case ScalingTensor:
 		p.ScaleA, p.ScaleB = 1, 1
@@ -47,7 +47,7 @@ func devScales(p *Problem) {
 // testProblem is a valid bf16 problem with aligned pointers and packed
 // leading dimensions.
 func testProblem(m, n, k int) Problem {
-	return Problem{M: m, N: n, K: k, In: BF16, Out: BF16, LDA: k, LDB: k, LDC: n,
+	return Problem{M: m, N: n, K: k, Types: Types{In: BF16, Out: BF16}, LDA: k, LDB: k, LDC: n,
 		A: ptrA, B: ptrB, D: ptrD, Alpha: 1}
 }
 
@@ -66,15 +66,15 @@ func TestValidateRejects(t *testing.T) {
 		{"huge M", "M", func(p *Problem) { p.M = maxDim + 1 }},
 		{"huge K", "K", func(p *Problem) { p.K = maxDim + 1 }},
 		{"huge LDC", "LDC", func(p *Problem) { p.LDC = maxDim + 1 }},
-		{"invalid input dtype", "In", func(p *Problem) { p.In = kernels.DTypeInvalid }},
-		{"f32 input", "In", func(p *Problem) { p.In = kernels.F32 }},
-		{"e4m3 output", "Out", func(p *Problem) { p.Out = E4M3 }},
-		{"f32 output", "Out", func(p *Problem) { p.Out = kernels.F32 }},
-		{"f16 to bf16", "Out", func(p *Problem) { p.In, p.Out = F16, BF16 }},
+		{"invalid input dtype", "Types.In", func(p *Problem) { p.Types.In = kernels.DTypeInvalid }},
+		{"f32 input", "Types.In", func(p *Problem) { p.Types.In = kernels.F32 }},
+		{"e4m3 output", "Types.Out", func(p *Problem) { p.Types.Out = E4M3 }},
+		{"f32 output", "Types.Out", func(p *Problem) { p.Types.Out = kernels.F32 }},
+		{"e4m3 to e4m3", "Types.Out", func(p *Problem) { p.Types.In, p.Types.Out = E4M3, E4M3 }},
 		{"NaN alpha", "Alpha", func(p *Problem) { p.Alpha = nan }},
 		{"infinite beta", "Beta", func(p *Problem) { p.Beta, p.C = inf, ptrC }},
-		{"e4m3 without ScaleA", "ScaleA", func(p *Problem) { p.In, p.ScaleB = E4M3, 1 }},
-		{"e4m3 infinite ScaleB", "ScaleB", func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 1, inf }},
+		{"e4m3 without ScaleA", "ScaleA", func(p *Problem) { p.Types.In, p.ScaleB = E4M3, 1 }},
+		{"e4m3 infinite ScaleB", "ScaleB", func(p *Problem) { p.Types.In, p.ScaleA, p.ScaleB = E4M3, 1, inf }},
 		{"LDA below K", "LDA", func(p *Problem) { p.LDA = p.K - 1 }},
 		{"LDB below K", "LDB", func(p *Problem) { p.LDB = p.K - 1 }},
 		{"LDC below N", "LDC", func(p *Problem) { p.LDC = p.N - 1 }},
@@ -94,16 +94,16 @@ func TestValidateRejects(t *testing.T) {
 		{"Bias is D", "D", func(p *Problem) { p.Bias = p.D }},
 		{"A wraps the address space", "A", func(p *Problem) { p.A = DevicePtr(^uintptr(0) - 4095) }},
 		{"D of 2^63 bytes", "D", func(p *Problem) { p.M, p.LDC = maxDim, maxDim }},
-		{"e4m3 alpha overflows", "Alpha", func(p *Problem) { p.In, p.Alpha, p.ScaleA, p.ScaleB = E4M3, 3e38, 1e10, 1 }},
+		{"e4m3 alpha overflows", "Alpha", func(p *Problem) { p.Types.In, p.Alpha, p.ScaleA, p.ScaleB = E4M3, 3e38, 1e10, 1 }},
 
 		// e4m3 scaling (the problem is 16×512×256: row scales are 16 and 512
 		// floats, block scales 2·16 and 4·2).
-		{"unknown scaling", "Scaling", func(p *Problem) { p.Scaling = ScalingBlock + 1 }},
-		{"e4m3 unknown scaling", "Scaling", func(p *Problem) { e4m3(p, ScalingTensor); p.Scaling = 200 }},
-		{"bf16 with row scaling", "Scaling", func(p *Problem) { p.Scaling = ScalingRow }},
+		{"unknown scaling", "Types.Scaling", func(p *Problem) { p.Types.Scaling = ScalingBlock + 1 }},
+		{"e4m3 unknown scaling", "Types.Scaling", func(p *Problem) { e4m3(p, ScalingTensor); p.Types.Scaling = 200 }},
+		{"bf16 with row scaling", "Types.Scaling", func(p *Problem) { p.Types.Scaling = ScalingRow }},
 		{"bf16 with a block size", "ScaleBlock", func(p *Problem) { p.ScaleBlock = kernels.ScaleBlockK }},
 		{"bf16 with ScaleAPtr", "ScaleAPtr", func(p *Problem) { p.ScaleAPtr = ptrS }},
-		{"f16 with ScaleBPtr", "ScaleBPtr", func(p *Problem) { p.In, p.Out, p.ScaleBPtr = F16, F16, ptrS }},
+		{"f16 with ScaleBPtr", "ScaleBPtr", func(p *Problem) { p.Types.In, p.Types.Out, p.ScaleBPtr = F16, F16, ptrS }},
 		{"tensor with a block size", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleBlock = kernels.ScaleBlockK }},
 		{"row with a block size", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingRow); p.ScaleBlock = kernels.ScaleBlockK }},
 		{"block of 64", "ScaleBlock", func(p *Problem) { e4m3(p, ScalingBlock); p.ScaleBlock = 64 }},
@@ -163,9 +163,9 @@ func TestValidateAccepts(t *testing.T) {
 		edit func(p *Problem)
 	}{
 		{"plain", func(p *Problem) {}},
-		{"f16", func(p *Problem) { p.In, p.Out = F16, F16 }},
-		{"e4m3 to bf16 with scales", func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 0.5, 2 }},
-		{"e4m3 to f16 with scales", func(p *Problem) { p.In, p.Out, p.ScaleA, p.ScaleB = E4M3, F16, 1, 1 }},
+		{"f16", func(p *Problem) { p.Types.In, p.Types.Out = F16, F16 }},
+		{"e4m3 to bf16 with scales", func(p *Problem) { p.Types.In, p.ScaleA, p.ScaleB = E4M3, 0.5, 2 }},
+		{"e4m3 to f16 with scales", func(p *Problem) { p.Types.In, p.Types.Out, p.ScaleA, p.ScaleB = E4M3, F16, 1, 1 }},
 		{"padded leading dimensions", func(p *Problem) { p.LDA, p.LDB, p.LDC = p.K+8, p.K+1, p.N+3 }},
 		{"in place with beta", func(p *Problem) { p.C, p.Beta = p.D, 1 }},
 		{"bias", func(p *Problem) { p.Bias = ptrC }},
@@ -180,7 +180,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"e4m3 tensor scalars", func(p *Problem) { e4m3(p, ScalingTensor) }},
 		{"e4m3 tensor through pointers", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }},
 		{"e4m3 row", func(p *Problem) { e4m3(p, ScalingRow) }},
-		{"e4m3 row to f16", func(p *Problem) { e4m3(p, ScalingRow); p.Out = F16 }},
+		{"e4m3 row to f16", func(p *Problem) { e4m3(p, ScalingRow); p.Types.Out = F16 }},
 		{"e4m3 block128", func(p *Problem) { e4m3(p, ScalingBlock) }},
 		{"e4m3 block128, K not a multiple of 128", func(p *Problem) { e4m3(p, ScalingBlock); p.K, p.LDA, p.LDB = 300, 300, 300 }},
 		{"e4m3 row: a huge Alpha is not multiplied by scales", func(p *Problem) { e4m3(p, ScalingRow); p.Alpha = 3e38 }},
@@ -215,7 +215,7 @@ func TestProblemHelpers(t *testing.T) {
 	assert.False(t, p.empty())
 	alpha, _, _, _ := p.kernelScales()
 	assert.Equal(t, float32(1), alpha)
-	p.In, p.ScaleA, p.ScaleB, p.Alpha = E4M3, 0.5, 4, 3
+	p.Types.In, p.ScaleA, p.ScaleB, p.Alpha = E4M3, 0.5, 4, 3
 	alpha, _, _, _ = p.kernelScales()
 	assert.Equal(t, float32(6), alpha)
 	p.M = 0
@@ -272,7 +272,7 @@ func TestKernelScales(t *testing.T) {
 		want want
 	}{
 		{"bf16", func(p *Problem) { p.ScaleA, p.ScaleB = 7, 7 }, want{3, 0, 0, kernels.ScaleFolded}},
-		{"f16", func(p *Problem) { p.In, p.Out = F16, F16 }, want{3, 0, 0, kernels.ScaleFolded}},
+		{"f16", func(p *Problem) { p.Types.In, p.Types.Out = F16, F16 }, want{3, 0, 0, kernels.ScaleFolded}},
 		{"tensor scalars fold into alpha", func(p *Problem) { e4m3(p, ScalingTensor); p.ScaleA, p.ScaleB = 0.5, 4 }, want{6, 0, 0, kernels.ScaleFolded}},
 		{"tensor pointers", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p) }, want{3, sa, sb, kernels.ScaleTensor}},
 		{"row", func(p *Problem) { e4m3(p, ScalingRow) }, want{3, sa, sb, kernels.ScaleRow}},

@@ -128,7 +128,7 @@ func TestExplainShortWithDefaultCatalog(t *testing.T) {
 		{"llama down on H200, A misaligned", H200, func(p *Problem) { p.A += 2 }, ruleAlignA},
 		{"llama qkv on A100", A100, func(p *Problem) { p.N, p.LDC = 6144, 6144 }, ruleArch},
 		{"odd K on H200", H200, func(p *Problem) { p.K, p.LDA, p.LDB = 4097, 4097, 4097 }, ruleLDA},
-		{"e4m3 on L4: no kernel", L4, func(p *Problem) { p.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, ruleArch},
+		{"e4m3 on L4: no kernel", L4, func(p *Problem) { p.Types.In, p.ScaleA, p.ScaleB = E4M3, 1, 1 }, ruleArch},
 		{"sm_75: no kernel", sm75, nil, ruleArch},
 	} {
 		t.Run(c.name, func(t *testing.T) {

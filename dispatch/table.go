@@ -9,7 +9,7 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// Table is a bucket table (buckets.yaml): for each (arch, dtypes, layout) and
+// Table is a bucket table (buckets.yaml): for each (arch, types, layout) and
 // optionally an exact (N, K), geometric M buckets naming a kernel and split-K.
 type Table struct {
 	// Schema is the table format's version: LoadTable reads TableSchema
@@ -20,9 +20,10 @@ type Table struct {
 }
 
 // TableSchema is the table format this package reads and writes. Schema 2
-// added each bucket's kernel digest; a table of schema 1 (none) has to be
-// tuned again.
-const TableSchema = 2
+// added each bucket's kernel digest (a table of schema 1 has to be tuned
+// again); schema 3 writes an entry's types as one field, with the e4m3
+// scaling (types: e4m3→bf16 for schema 2's in: e4m3, out: bf16; e4m3→bf16/row).
+const TableSchema = 3
 
 // Provenance records where a table's numbers came from.
 type Provenance struct {
@@ -35,12 +36,11 @@ type Provenance struct {
 	Method string `yaml:"method,omitempty"` // how times were taken
 }
 
-// Entry routes one (arch, dtypes, layout) and, when N and K are nonzero, one
+// Entry routes one (arch, types, layout) and, when N and K are nonzero, one
 // exact weight shape. An entry with N = K = 0 is the default for its key.
 type Entry struct {
 	Arch   Arch   `yaml:"arch"`
-	In     DType  `yaml:"in"`
-	Out    DType  `yaml:"out"`
+	Types  Types  `yaml:"types"` // what the problems it routes compute in, e4m3 scaling included
 	Layout string `yaml:"layout"`
 	N      int    `yaml:"n,omitempty"`
 	K      int    `yaml:"k,omitempty"`
@@ -172,23 +172,23 @@ func bucketKernel(cat *kernels.Catalog, b *Bucket) (*kernels.KernelSpec, kernelS
 	}
 }
 
-// EntryKey is what routes a call to an entry: arch, dtypes, layout and the
+// EntryKey is what routes a call to an entry: arch, types, layout and the
 // exact weight shape (N = K = 0 for the default entry). A table holds at most
 // one entry per key.
 type EntryKey struct {
-	Arch    Arch
-	In, Out DType
-	Layout  string
-	N, K    int
+	Arch   Arch
+	Types  Types
+	Layout string
+	N, K   int
 }
 
 // Key returns the entry's key.
-func (e *Entry) Key() EntryKey { return EntryKey{e.Arch, e.In, e.Out, e.Layout, e.N, e.K} }
+func (e *Entry) Key() EntryKey { return EntryKey{e.Arch, e.Types, e.Layout, e.N, e.K} }
 
-// String writes the key as "sm_90 bf16→bf16 default" or
-// "sm_90 bf16→bf16 N=4096 K=4096" (the layout only when it is not tn).
+// String writes the key as "sm_90 bf16 default" or
+// "sm_90 e4m3→bf16/row N=4096 K=4096" (the layout only when it is not tn).
 func (k EntryKey) String() string {
-	s := fmt.Sprintf("%s %s→%s", k.Arch, k.In, k.Out)
+	s := fmt.Sprintf("%s %s", k.Arch, k.Types)
 	if k.Layout != kernels.LayoutTN {
 		s += " " + k.Layout
 	}
@@ -221,9 +221,9 @@ func (t *Table) Route(k EntryKey, m int) *Bucket {
 }
 
 // Find returns the entry for the exact shape (N, K) and the default entry for
-// (arch, in, out, tn); either may be nil.
-func (t *Table) Find(arch Arch, in, out DType, n, k int) (exact, def *Entry) {
-	key := EntryKey{Arch: arch, In: in, Out: out, Layout: kernels.LayoutTN}
+// (arch, types, tn); either may be nil.
+func (t *Table) Find(arch Arch, types Types, n, k int) (exact, def *Entry) {
+	key := EntryKey{Arch: arch, Types: types, Layout: kernels.LayoutTN}
 	def = t.Entry(key)
 	if n != 0 || k != 0 {
 		key.N, key.K = n, k

@@ -45,7 +45,7 @@ const (
 // LoadTable parses and validates a bucket table (YAML, schema TableSchema)
 // of at most MaxTableBytes. name is used in error messages. With a non-nil
 // catalog, a bucket whose kernel is there with the bucket's digest must
-// name a kernel that runs on the entry's arch, computes the entry's dtypes
+// name a kernel that runs on the entry's arch, computes in the entry's types
 // and splits K as far as the bucket does; a bucket whose kernel changed or
 // is missing is no error (Table.MatchKernels counts them; planning passes
 // over them). Every problem found is returned as TableErrors, each with its
@@ -303,11 +303,11 @@ func (l *loader) scan(n *yaml.Node, key string) {
 	}
 }
 
-// scanEntry checks an entry's arch, in and out text ahead of decoding, so
+// scanEntry checks an entry's arch and types text ahead of decoding, so
 // that a bad one is reported with its line: yaml.v3 stops at the first value
 // a TextUnmarshaler refuses, and says no line.
 func (l *loader) scanEntry(e *yaml.Node) {
-	for _, key := range []string{"arch", "in", "out"} {
+	for _, key := range []string{"arch", "types"} {
 		_, v := field(e, key)
 		if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
 			continue
@@ -316,7 +316,7 @@ func (l *loader) scanEntry(e *yaml.Node) {
 		if key == "arch" {
 			_, err = kernels.ParseArch(v.Value)
 		} else {
-			_, err = kernels.ParseDType(v.Value)
+			_, err = kernels.ParseTypes(v.Value)
 		}
 		if err != nil {
 			l.fail(v.Line, "%s: %v", key, err)
@@ -499,6 +499,9 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 		return
 	case l.bad(v):
 		return
+	case t.Schema == 2 && v.ShortTag() == "!!int":
+		l.errorf(k.Line, "schema 2: this build reads table schema %d, which writes an entry's in and out as one types field: replace each entry's in: X, out: X by types: X (16-bit) and in: e4m3, out: Y by types: e4m3→Y, then write schema: %d", TableSchema, TableSchema)
+		return
 	case t.Schema != TableSchema || v.ShortTag() != "!!int":
 		l.errorf(k.Line, "schema %s: this build reads table schema %d: %s", v.Value, TableSchema, retune)
 		return
@@ -527,8 +530,8 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 			if e.N != 0 || e.K != 0 {
 				shape = fmt.Sprintf("entry n=%d k=%d", e.N, e.K)
 			}
-			l.errorf(m.Line, "duplicate %s for %s %s→%s %s: line %d has the same key; merge them or remove one",
-				shape, e.Arch, e.In, e.Out, e.Layout, first)
+			l.errorf(m.Line, "duplicate %s for %s %s %s: line %d has the same key; merge them or remove one",
+				shape, e.Arch, e.Types, e.Layout, first)
 		} else {
 			seen[k] = m.Line
 		}
@@ -556,15 +559,8 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 	if e.Arch == 0 {
 		l.need(m, "arch", "add arch: sm_90 (or sm_80, sm_86, sm_89)")
 	}
-	if e.In == kernels.DTypeInvalid {
-		l.need(m, "in", "add in: bf16 (or f16, e4m3)")
-	} else if e.In == kernels.F32 {
-		l.errorf(at(m, "in"), "in: f32 is not an input type: use f16, bf16 or e4m3")
-	}
-	if e.Out == kernels.DTypeInvalid {
-		l.need(m, "out", "add out: bf16 (or f16)")
-	} else if e.Out != F16 && e.Out != BF16 {
-		l.errorf(at(m, "out"), "out: %s is not an output type: use f16 or bf16", e.Out)
+	if e.Types == (Types{}) {
+		l.need(m, "types", "add types: bf16 (or f16, e4m3→bf16, e4m3→f16/row, …)")
 	}
 	if e.Layout == "" {
 		l.need(m, "layout", "add layout: tn")
@@ -716,8 +712,8 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 		}
 		l.errorf(line, "kernel %q does not run on %s (it runs on %s): pick a kernel built for %s", b.Kernel, e.Arch, runs, e.Arch)
 	}
-	if e.In != kernels.DTypeInvalid && e.Out != kernels.DTypeInvalid && (k.In != e.In || k.Out != e.Out) {
-		l.errorf(line, "kernel %q computes %s→%s but the entry is %s→%s: pick a kernel with the entry's dtypes", b.Kernel, k.In, k.Out, e.In, e.Out)
+	if e.Types != (Types{}) && !k.Computes(e.Types) {
+		l.errorf(line, "kernel %q does not compute in the entry's types %s (it computes %s→%s, scalings %v): pick a kernel that does", b.Kernel, e.Types, k.In, k.Out, k.Scalings)
 	}
 	if b.SplitK > k.MaxSplitK {
 		l.errorf(at(m, "split_k"), "split_k %d exceeds kernel %q's max_split_k %d: lower it", b.SplitK, b.Kernel, k.MaxSplitK)

@@ -55,13 +55,12 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 var baseTable = withDigests(baseTableText)
 
 // baseTableText is baseTable with D90 for k90_bf16's digest.
-const baseTableText = `schema: 2
+const baseTableText = `schema: 3
 provenance:
   source: measured
 entries:
   - arch: sm_90
-    in: bf16
-    out: bf16
+    types: bf16
     layout: tn
     buckets:
       - min_m: 1
@@ -103,67 +102,73 @@ func TestLoadTableErrors(t *testing.T) {
 		line       int
 		phrase     string
 	}{
-		{"syntax", edit(t, "layout: tn", "layout: tn: x"), 8, "YAML syntax error: mapping values are not allowed"},
-		{"unknown entry field", edit(t, "    layout: tn\n", "    layout: tn\n    colour: red\n"), 9, `unknown field "colour" in entry`},
-		{"unknown bucket field", edit(t, "        split_k: 1\n", "        split_k: 1\n        kernal: x\n"), 15, `unknown field "kernal" in bucket`},
-		{"unknown top field", baseTable + "entrys: []\n", 19, `unknown field "entrys" in table`},
-		{"repeated field", edit(t, "    in: bf16\n", "    in: bf16\n    in: f16\n"), 7, `field "in" repeats line 6`},
-		{"missing arch", edit(t, "  - arch: sm_90\n    in: bf16\n", "  - in: bf16\n"), 5, "arch is missing"},
+		{"syntax", edit(t, "layout: tn", "layout: tn: x"), 7, "YAML syntax error: mapping values are not allowed"},
+		{"unknown entry field", edit(t, "    layout: tn\n", "    layout: tn\n    colour: red\n"), 8, `unknown field "colour" in entry`},
+		{"unknown bucket field", edit(t, "        split_k: 1\n", "        split_k: 1\n        kernal: x\n"), 14, `unknown field "kernal" in bucket`},
+		{"unknown top field", baseTable + "entrys: []\n", 18, `unknown field "entrys" in table`},
+		{"repeated field", edit(t, "    types: bf16\n", "    types: bf16\n    types: f16\n"), 7, `field "types" repeats line 6`},
+		{"missing arch", edit(t, "  - arch: sm_90\n    types: bf16\n", "  - types: bf16\n"), 5, "arch is missing"},
 		{"invalid arch", edit(t, "arch: sm_90", "arch: sm_xx"), 5, `unknown arch "sm_xx"`},
-		{"invalid in", edit(t, "in: bf16", "in: f64"), 6, `unknown dtype "f64"`},
-		{"f32 in", edit(t, "in: bf16", "in: f32"), 6, "f32 is not an input type"},
-		{"missing out", edit(t, "    out: bf16\n", ""), 5, "out is missing"},
-		{"e4m3 out", edit(t, "out: bf16", "out: e4m3"), 7, "e4m3 is not an output type"},
+		{"invalid input", edit(t, "types: bf16", "types: f64"), 6, `types: gemmroute: types "f64": input "f64" is not an input type`},
+		{"f32 input", edit(t, "types: bf16", "types: f32"), 6, `input "f32" is not an input type`},
+		{"e4m3 without its output", edit(t, "types: bf16", "types: e4m3"), 6, "e4m3 inputs name their output: e4m3→bf16 or e4m3→f16"},
+		{"e4m3 output", edit(t, "types: bf16", "types: bf16→e4m3"), 6, "e4m3: bf16 inputs produce bf16"},
+		{"scaled 16-bit", edit(t, "types: bf16", "types: bf16/row"), 6, "row: bf16 inputs take no scales"},
+		{"missing types", edit(t, "    types: bf16\n", ""), 5, "types is missing: add types: bf16"},
 		{"missing layout", edit(t, "    layout: tn\n", ""), 5, "layout is missing"},
-		{"bad layout", edit(t, "layout: tn", "layout: nn"), 8, `layout "nn" is not served`},
-		{"only n", edit(t, "    layout: tn\n", "    layout: tn\n    n: 4096\n"), 9, "only n is set"},
-		{"only k", edit(t, "    layout: tn\n", "    layout: tn\n    k: 4096\n"), 9, "only k is set"},
-		{"negative n", edit(t, "    layout: tn\n", "    layout: tn\n    n: -1\n    k: 64\n"), 9, "n is -1: it must be positive"},
-		{"empty buckets", noBuckets + "    buckets: []\n", 9, "buckets is empty"},
+		{"bad layout", edit(t, "layout: tn", "layout: nn"), 7, `layout "nn" is not served`},
+		{"only n", edit(t, "    layout: tn\n", "    layout: tn\n    n: 4096\n"), 8, "only n is set"},
+		{"only k", edit(t, "    layout: tn\n", "    layout: tn\n    k: 4096\n"), 8, "only k is set"},
+		{"negative n", edit(t, "    layout: tn\n", "    layout: tn\n    n: -1\n    k: 64\n"), 8, "n is -1: it must be positive"},
+		{"empty buckets", noBuckets + "    buckets: []\n", 8, "buckets is empty"},
 		{"no buckets", noBuckets, 5, "buckets is missing"},
-		{"first min_m", edit(t, "min_m: 1\n", "min_m: 2\n"), 10, "first bucket starts at min_m 2"},
-		{"gap", edit(t, "min_m: 17", "min_m: 20"), 15, "gap: M in [17, 19] has no bucket"},
-		{"overlap", edit(t, "min_m: 17", "min_m: 16"), 15, "overlap: min_m 16 is inside the previous bucket"},
-		{"max_m not power of two", edit(t, "max_m: 16\n", "max_m: 24\n"), 11, "max_m 24 is not a power of two"},
-		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 16, "max_m 8 is below min_m 17"},
-		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 16, "last bucket ends at max_m 64"},
-		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 10, "open-ended bucket (no max_m) is not the last"},
-		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 14, "split_k is 0: it must be in [1, 1024]"},
-		{"split_k 2^62", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 4611686018427387904\n      - min_m: 17"), 14, "split_k is 4611686018427387904: it must be in [1, 1024]"}, // overflowed the workspace check
-		{"split_k missing", edit(t, "        digest: D90\n        split_k: 1\n", "        digest: D90\n"), 10, "split_k is 0"},
-		{"no digest", edit(t, "        digest: D90\n        split_k: 1\n      -", "        split_k: 1\n      -"), 10, "digest is missing: record the digest of the kernel's code"},
-		{"empty digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: ''\n        split_k: 1\n      -"), 13, "digest is empty"},
-		{"bad digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: sha256:D90\n        split_k: 1\n      -"), 13, `a digest is "sha256:" and 64 lowercase hex digits`},
-		{"no schema", edit(t, "schema: 2\n", ""), 1, "schema is missing: this build reads table schema 2"},
-		{"old schema", edit(t, "schema: 2\n", "schema: 1\n"), 1, "schema 1: this build reads table schema 2"},
-		{"fractional schema", edit(t, "schema: 2\n", "schema: 2.0\n"), 1, "schema 2.0: this build reads table schema 2"},
-		{"empty kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\"\n        digest: D90\n        split_k: 1\n      -"), 12, "kernel is empty"},
-		{"newline kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\\n\"\n        digest: D90\n        split_k: 1\n      -"), 12, "is not a kernel name"},
-		{"not a number", edit(t, "max_m: 16", "max_m: sixteen"), 11, `max_m: "sixteen" is not a whole number`},
+		{"first min_m", edit(t, "min_m: 1\n", "min_m: 2\n"), 9, "first bucket starts at min_m 2"},
+		{"gap", edit(t, "min_m: 17", "min_m: 20"), 14, "gap: M in [17, 19] has no bucket"},
+		{"overlap", edit(t, "min_m: 17", "min_m: 16"), 14, "overlap: min_m 16 is inside the previous bucket"},
+		{"max_m not power of two", edit(t, "max_m: 16\n", "max_m: 24\n"), 10, "max_m 24 is not a power of two"},
+		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 15, "max_m 8 is below min_m 17"},
+		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 15, "last bucket ends at max_m 64"},
+		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 9, "open-ended bucket (no max_m) is not the last"},
+		{"split_k zero", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 0\n      - min_m: 17"), 13, "split_k is 0: it must be in [1, 1024]"},
+		{"split_k 2^62", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 4611686018427387904\n      - min_m: 17"), 13, "split_k is 4611686018427387904: it must be in [1, 1024]"}, // overflowed the workspace check
+		{"split_k missing", edit(t, "        digest: D90\n        split_k: 1\n", "        digest: D90\n"), 9, "split_k is 0"},
+		{"no digest", edit(t, "        digest: D90\n        split_k: 1\n      -", "        split_k: 1\n      -"), 9, "digest is missing: record the digest of the kernel's code"},
+		{"empty digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: ''\n        split_k: 1\n      -"), 12, "digest is empty"},
+		{"bad digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: sha256:D90\n        split_k: 1\n      -"), 12, `a digest is "sha256:" and 64 lowercase hex digits`},
+		{"no schema", edit(t, "schema: 3\n", ""), 1, "schema is missing: this build reads table schema 3"},
+		{"old schema", edit(t, "schema: 3\n", "schema: 1\n"), 1, "schema 1: this build reads table schema 3"},
+		{"fractional schema", edit(t, "schema: 3\n", "schema: 3.0\n"), 1, "schema 3.0: this build reads table schema 3"},
+		{"schema 2", edit(t, "schema: 3\n", "schema: 2\n"), 1, "schema 2: this build reads table schema 3, which writes an entry's in and out as one types field: replace each entry's in: X, out: X by types: X"},
+		{"empty kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\"\n        digest: D90\n        split_k: 1\n      -"), 11, "kernel is empty"},
+		{"newline kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\\n\"\n        digest: D90\n        split_k: 1\n      -"), 11, "is not a kernel name"},
+		{"not a number", edit(t, "max_m: 16", "max_m: sixteen"), 10, `max_m: "sixteen" is not a whole number`},
 		{"not a mapping", edit(t, "  - arch: sm_90\n", "  - 5\n  - arch: sm_90\n"), 5, "entry must be a mapping"},
-		{"fraction", edit(t, "min_m: 17", "min_m: 17.5"), 15, `min_m: "17.5" is not a whole number`},
+		{"fraction", edit(t, "min_m: 17", "min_m: 17.5"), 14, `min_m: "17.5" is not a whole number`},
 		{"not a list", header + "entries: 5\n", 4, "entries must be a list"},
 		{"alias", edit(t, "  source: measured\n", "  source: &s measured\n  device: *s\n"), 4, "aliases (*s) are not supported"},
 		{"merge key", edit(t, "  - arch: sm_90\n", "  - <<: {layout: tn}\n    arch: sm_90\n"), 5, "merge keys (<<) are not supported"},
 		{"fractional sms", edit(t, "  source: measured\n", "  source: measured\n  sms: 1.5\n"), 4, `sms: "1.5" is not a whole number`},
-		{"n above 2^31", edit(t, "    layout: tn\n", "    layout: tn\n    n: 1099511627776\n    k: 8\n"), 9, "n is 1099511627776: above 2^31"},
-		{"k above 2^31", edit(t, "    layout: tn\n", "    layout: tn\n    n: 8\n    k: 4294967296\n"), 10, "k is 4294967296: above 2^31"},
-		{"negative margin", edit(t, "        max_m: 16\n", "        max_m: 16\n        margin_pct: -50\n"), 12, "margin_pct is -50: write a finite percentage, not negative"},
-		{"fractional n", edit(t, "    layout: tn\n", "    layout: tn\n    n: 8.5\n    k: 8\n"), 9, `n: "8.5" is not a whole number`},
-		{"fractional sample M", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1.5: 2}\n"), 15, `times_us: "1.5" is not a whole number`},
-		{"same sample M twice", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1: 2, 0x1: 3}\n"), 15, "two keys name the same M"},
-		{"bad time value", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1: fast}\n"), 15, `"fast" is not a number`},
-		{"times not a mapping", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: 5\n"), 15, "times_us must be a mapping"},
-		{"bad time", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {4: -2}\n"), 15, "times_us[4] = -2"},
-		{"duplicate entry", baseTable + entry, 19, "duplicate default entry for sm_90 bf16→bf16 tn: line 5 has the same key"},
-		{"duplicate exact entry", header + "entries:\n" + exact + exact, 21, "duplicate entry n=8 k=8 for sm_90 bf16→bf16 tn: line 5 has the same key"},
+		{"n above 2^31", edit(t, "    layout: tn\n", "    layout: tn\n    n: 1099511627776\n    k: 8\n"), 8, "n is 1099511627776: above 2^31"},
+		{"k above 2^31", edit(t, "    layout: tn\n", "    layout: tn\n    n: 8\n    k: 4294967296\n"), 9, "k is 4294967296: above 2^31"},
+		{"negative margin", edit(t, "        max_m: 16\n", "        max_m: 16\n        margin_pct: -50\n"), 11, "margin_pct is -50: write a finite percentage, not negative"},
+		{"fractional n", edit(t, "    layout: tn\n", "    layout: tn\n    n: 8.5\n    k: 8\n"), 8, `n: "8.5" is not a whole number`},
+		{"fractional sample M", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1.5: 2}\n"), 14, `times_us: "1.5" is not a whole number`},
+		{"same sample M twice", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1: 2, 0x1: 3}\n"), 14, "two keys name the same M"},
+		{"bad time value", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {1: fast}\n"), 14, `"fast" is not a number`},
+		{"times not a mapping", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: 5\n"), 14, "times_us must be a mapping"},
+		{"bad time", edit(t, "        split_k: 1\n", "        split_k: 1\n        times_us: {4: -2}\n"), 14, "times_us[4] = -2"},
+		{"duplicate entry", baseTable + entry, 18, "duplicate default entry for sm_90 bf16 tn: line 5 has the same key"},
+		{"duplicate exact entry", header + "entries:\n" + exact + exact, 20, "duplicate entry n=8 k=8 for sm_90 bf16 tn: line 5 has the same key"},
 		{"missing source", edit(t, "  source: measured\n", "  device: H200\n"), 3, "source is missing"},
-		{"no provenance", "schema: 2\nentries:\n" + entry, 1, "source is missing"},
+		{"no provenance", "schema: 3\nentries:\n" + entry, 1, "source is missing"},
 		{"empty source", edit(t, "source: measured", `source: ""`), 3, "source is empty"},
-		{"second document", baseTable + "---\nprovenance: {source: x}\n", 19, "a second YAML document"},
-		{"arch mismatch", edit(t, "arch: sm_90", "arch: sm_80"), 12, `kernel "k90_bf16" does not run on sm_80`},
-		{"dtype mismatch", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_e4m3\n        digest: DE4\n        split_k: 1\n      -"), 12, `kernel "k90_e4m3" computes e4m3→bf16 but the entry is bf16→bf16`},
-		{"split_k above max", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 8\n      - min_m: 17"), 14, `split_k 8 exceeds kernel "k90_bf16"'s max_split_k 4`},
+		{"second document", baseTable + "---\nprovenance: {source: x}\n", 18, "a second YAML document"},
+		{"arch mismatch", edit(t, "arch: sm_90", "arch: sm_80"), 11, `kernel "k90_bf16" does not run on sm_80`},
+		{"dtype mismatch", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_e4m3\n        digest: DE4\n        split_k: 1\n      -"), 11,
+			`kernel "k90_e4m3" does not compute in the entry's types bf16 (it computes e4m3→bf16, scalings [tensor]): pick a kernel that does`},
+		{"scaling mismatch", strings.Replace(edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_e4m3\n        digest: DE4\n        split_k: 1\n      -"), "types: bf16", "types: e4m3→bf16/block128", 1), 11,
+			`kernel "k90_e4m3" does not compute in the entry's types e4m3→bf16/block128`},
+		{"split_k above max", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 8\n      - min_m: 17"), 13, `split_k 8 exceeds kernel "k90_bf16"'s max_split_k 4`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -190,7 +195,7 @@ func TestLoadTableReportsEveryError(t *testing.T) {
 	var errs TableErrors
 	require.True(t, errors.As(err, &errs), "%v", err)
 	require.Len(t, errs, 3, "%v", err)
-	assert.Equal(t, []int{4, 9, 16}, []int{errs[0].Line, errs[1].Line, errs[2].Line}, "in line order")
+	assert.Equal(t, []int{4, 8, 15}, []int{errs[0].Line, errs[1].Line, errs[2].Line}, "in line order")
 	for _, e := range errs {
 		assert.ErrorIs(t, e, ErrTable)
 	}
@@ -205,7 +210,7 @@ func TestLoadTableValid(t *testing.T) {
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, 132, tab.Provenance.SMs)
 	require.Len(t, tab.Entries, 3)
-	exact, def := tab.Find(SM90, BF16, BF16, 4096, 14336)
+	exact, def := tab.Find(SM90, Types{In: BF16, Out: BF16}, 4096, 14336)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
 	assert.Equal(t, 2, exact.Bucket(1<<20).SplitK)
@@ -264,13 +269,13 @@ func TestTableRoundTrip(t *testing.T) {
 
 // randomEntry returns a valid entry whose buckets end at random powers of two.
 func randomEntry(r *rand.Rand) Entry {
-	e := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN}
+	e := Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN}
 	minM := 1
 	for p := r.IntN(3); p <= 20; p += 1 + r.IntN(4) {
 		e.Buckets = append(e.Buckets, Bucket{MinM: minM, MaxM: 1 << p, Kernel: "k90_bf16", Digest: kernels.DigestOf([]byte("k90_bf16")), SplitK: 1 + r.IntN(4)})
 		minM = 1<<p + 1
 	}
-	return Entry{Arch: e.Arch, In: e.In, Out: e.Out, Layout: e.Layout,
+	return Entry{Arch: e.Arch, Types: e.Types, Layout: e.Layout,
 		Buckets: append(e.Buckets, Bucket{MinM: minM, Kernel: "k80_bf16", Digest: kernels.DigestOf([]byte("k80_bf16")), SplitK: 1})}
 }
 
@@ -314,17 +319,17 @@ func FuzzLoadTable(f *testing.F) {
 	for _, seed := range []string{
 		string(valid),
 		baseTable,
-		"schema: 2\nprovenance: {source: x}\nentries: []\n",
-		"schema: 2\nprovenance: {source: 'it''s # \"odd\"', device: \"\\u2028\\t\", date: 2026-11-30, sms: 0x84}\nentries:\n" +
-			"  - {arch: '90', in: fp16, out: half, layout: tn, buckets: [{min_m: 1, kernel: \"k\\n\", split_k: 1, times_us: {0x10: 1e3, 1: .5}, margin_pct: -0.0}]}\n",
-		"schema: 2\nprovenance: {source: x}\nentries:\n  - {arch: sm_90, in: bf16, out: bf16, layout: tn, n: 8, k: 8, buckets: [{min_m: 1, kernel: k, split_k: 1, times_us: {1: 2.5}, margin_pct: 3}]}\n",
-		"schema: 2\nprovenance: {source: x}\nentries:\n  - {arch: sm_80, in: f16, out: f16, layout: tn, buckets: [{min_m: 2, max_m: 3, kernel: '', split_k: 0}, {min_m: 1}]}\n",
-		"schema: 2\nprovenance: &p {source: x}\nentries: *p\n",
+		"schema: 3\nprovenance: {source: x}\nentries: []\n",
+		"schema: 3\nprovenance: {source: 'it''s # \"odd\"', device: \"\\u2028\\t\", date: 2026-11-30, sms: 0x84}\nentries:\n" +
+			"  - {arch: '90', types: f16, layout: tn, buckets: [{min_m: 1, kernel: \"k\\n\", split_k: 1, times_us: {0x10: 1e3, 1: .5}, margin_pct: -0.0}]}\n",
+		"schema: 3\nprovenance: {source: x}\nentries:\n  - {arch: sm_90, types: bf16, layout: tn, n: 8, k: 8, buckets: [{min_m: 1, kernel: k, split_k: 1, times_us: {1: 2.5}, margin_pct: 3}]}\n",
+		"schema: 3\nprovenance: {source: x}\nentries:\n  - {arch: sm_80, types: f16, layout: tn, buckets: [{min_m: 2, max_m: 3, kernel: '', split_k: 0}, {min_m: 1}]}\n",
+		"schema: 3\nprovenance: &p {source: x}\nentries: *p\n",
 		"entries: [[], {}, ~, 5]\n",
-		"schema: 2\nprovenance:\n  source: 00000000\nentries:\n  -",
+		"schema: 3\nprovenance:\n  source: 00000000\nentries:\n  -",
 		// Found by CI's fuzzing: yaml.v3 saves a kernel name of one newline
 		// as an empty block scalar, so such names are refused on load.
-		"schema: 2\nprovenance:\n  source: \"0\"\nentries:\n  - arch: sm_70\n    in: f16\n    out: f16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: \"\\n\"\n        split_k: 1\n",
+		"schema: 3\nprovenance:\n  source: \"0\"\nentries:\n  - arch: sm_70\n    types: f16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: \"\\n\"\n        split_k: 1\n",
 		"a: [\n",
 		"",
 	} {
@@ -390,7 +395,7 @@ func loadBounded(t *testing.T, data []byte, want string) TableErrors {
 // LoadTable answers in bounded time and memory, with few errors, whatever
 // the table (within MaxTableBytes).
 func TestLoadTableHostile(t *testing.T) {
-	head := "provenance: {source: x}\nentries:\n  - arch: sm_90\n    in: bf16\n    out: bf16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: k\n        split_k: 1\n        times_us:\n"
+	head := "provenance: {source: x}\nentries:\n  - arch: sm_90\n    types: bf16\n    layout: tn\n    buckets:\n      - min_m: 1\n        kernel: k\n        split_k: 1\n        times_us:\n"
 	// A mapping of more than MaxMappingKeys keys is refused before yaml.v3
 	// checks its keys pairwise (1 MiB of distinct sample Ms took 28–77 s).
 	var b strings.Builder
@@ -398,7 +403,7 @@ func TestLoadTableHostile(t *testing.T) {
 	for i := range MaxMappingKeys + 1 {
 		fmt.Fprintf(&b, "          %d: 1\n", i+1)
 	}
-	es := loadBounded(t, []byte(b.String()), "hostile.yaml:12: a mapping of 65 keys: a table's mappings have at most 64")
+	es := loadBounded(t, []byte(b.String()), "hostile.yaml:11: a mapping of 65 keys: a table's mappings have at most 64")
 	assert.Len(t, es, 1)
 	// One key 2 000 times made 2·10^6 errors (each pair; 10^4 times, 5·10^7).
 	es = loadBounded(t, []byte("provenance: {source: x}\n"+strings.Repeat("entries: []\n", 2_000)), "hostile.yaml:1: a mapping of 2001 keys")
@@ -412,7 +417,7 @@ func TestLoadTableHostile(t *testing.T) {
 		"list items and mapping keys, more than the 1048576 a table may have")
 	// Below the bound, the errors are capped: 500 empty entries make 3 000
 	// problems.
-	es = loadBounded(t, append([]byte("schema: 2\nprovenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 500)...), "arch is missing")
+	es = loadBounded(t, append([]byte("schema: 3\nprovenance: {source: x}\nentries:\n"), bytes.Repeat([]byte("- {}\n"), 500)...), "arch is missing")
 	require.Len(t, es, MaxTableErrors+1)
 	// A list of numbers below the bound made an error each, decoded and
 	// matched one by one (10 s at the bound); now it is not decoded.

@@ -1,7 +1,6 @@
 package dispatch
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -14,20 +13,20 @@ import (
 )
 
 func TestEntryKeyFindAndRoute(t *testing.T) {
-	def := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN, Buckets: []Bucket{{MinM: 1, MaxM: 16, Kernel: "small"}, {MinM: 17, Kernel: "big"}}}
-	exact := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: kernels.LayoutTN, N: 8, K: 16, Buckets: []Bucket{{MinM: 1, Kernel: "exact"}}}
+	def := Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN, Buckets: []Bucket{{MinM: 1, MaxM: 16, Kernel: "small"}, {MinM: 17, Kernel: "big"}}}
+	exact := Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: kernels.LayoutTN, N: 8, K: 16, Buckets: []Bucket{{MinM: 1, Kernel: "exact"}}}
 	tab := &Table{Entries: []Entry{def, exact}}
-	assert.Equal(t, "sm_90 bf16→bf16 default", def.Key().String())
-	assert.Equal(t, "sm_90 bf16→bf16 N=8 K=16", exact.Key().String())
-	assert.Equal(t, "sm_80 f16→f16 nn N=1 K=2", EntryKey{SM80, F16, F16, "nn", 1, 2}.String())
+	assert.Equal(t, "sm_90 bf16 default", def.Key().String())
+	assert.Equal(t, "sm_90 bf16 N=8 K=16", exact.Key().String())
+	assert.Equal(t, "sm_80 f16 nn N=1 K=2", EntryKey{SM80, Types{In: F16, Out: F16}, "nn", 1, 2}.String())
 
-	e, d := tab.Find(SM90, BF16, BF16, 8, 16)
+	e, d := tab.Find(SM90, Types{In: BF16, Out: BF16}, 8, 16)
 	require.Same(t, &tab.Entries[1], e)
 	require.Same(t, &tab.Entries[0], d)
-	e, d = tab.Find(SM90, BF16, BF16, 0, 0)
+	e, d = tab.Find(SM90, Types{In: BF16, Out: BF16}, 0, 0)
 	assert.Nil(t, e, "the default entry is not an exact one")
 	assert.Same(t, &tab.Entries[0], d)
-	e, d = (*Table)(nil).Find(SM90, BF16, BF16, 8, 16)
+	e, d = (*Table)(nil).Find(SM90, Types{In: BF16, Out: BF16}, 8, 16)
 	assert.Nil(t, e)
 	assert.Nil(t, d)
 
@@ -35,15 +34,15 @@ func TestEntryKeyFindAndRoute(t *testing.T) {
 	assert.Equal(t, "small", tab.Route(def.Key(), 16).Kernel)
 	assert.Equal(t, "exact", tab.Route(exact.Key(), 100).Kernel)
 	assert.Nil(t, tab.Route(def.Key(), 0))
-	assert.Nil(t, tab.Route(EntryKey{SM80, BF16, BF16, kernels.LayoutTN, 0, 0}, 1))
+	assert.Nil(t, tab.Route(EntryKey{SM80, Types{In: BF16, Out: BF16}, kernels.LayoutTN, 0, 0}, 1))
 }
 
 func TestMergeKeepsOtherEntries(t *testing.T) {
 	base := &Table{Provenance: Provenance{Source: "old"}, Entries: []Entry{
-		{Arch: SM80, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old80"}}},
-		{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old90"}}},
+		{Arch: SM80, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old80"}}},
+		{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "old90"}}},
 	}}
-	fresh := []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "new90"}}}}
+	fresh := []Entry{{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "new90"}}}}
 	got, kept, err := base.Merge(Provenance{Source: "measured"}, fresh, false)
 	require.NoError(t, err)
 	assert.Empty(t, kept)
@@ -56,11 +55,11 @@ func TestMergeKeepsOtherEntries(t *testing.T) {
 
 // The model's entries never replace measured ones unless asked to.
 func TestMergeKeepsMeasuredEntries(t *testing.T) {
-	measured := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", N: 4096, K: 14336, Source: SourceMeasured, Device: "NVIDIA H200",
+	measured := Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 14336, Source: SourceMeasured, Device: "NVIDIA H200",
 		Buckets: []Bucket{{MinM: 1, Kernel: "timed", TimesUS: map[int]float64{1: 30}}}}
-	model := Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", N: 4096, K: 14336, Source: SourceModel,
+	model := Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 14336, Source: SourceModel,
 		Buckets: []Bucket{{MinM: 1, Kernel: "guess"}}}
-	other := Entry{Arch: SM80, In: BF16, Out: BF16, Layout: "tn", Source: SourceModel, Buckets: []Bucket{{MinM: 1, Kernel: "guess80"}}}
+	other := Entry{Arch: SM80, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Source: SourceModel, Buckets: []Bucket{{MinM: 1, Kernel: "guess80"}}}
 	base := &Table{Entries: []Entry{measured}}
 	got, kept, err := base.Merge(Provenance{Source: "measured"}, []Entry{model, other}, false)
 	require.NoError(t, err)
@@ -86,7 +85,7 @@ func TestMergeKeepsMeasuredEntries(t *testing.T) {
 // by panicking.
 func TestMergeCopiesAndRefusesDuplicates(t *testing.T) {
 	timed := func(kernel string) Entry {
-		return Entry{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Source: SourceMeasured,
+		return Entry{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Source: SourceMeasured,
 			Buckets: []Bucket{{MinM: 1, Kernel: kernel, SplitK: 1, TimesUS: map[int]float64{1: 3}, RunnerUp: "r"}}}
 	}
 	base := &Table{Provenance: Provenance{Source: "measured"}, Entries: []Entry{timed("old90")}}
@@ -173,7 +172,7 @@ func TestGeometricBuckets(t *testing.T) {
 	for i := range bs {
 		bs[i].Kernel, bs[i].Digest, bs[i].SplitK = "k90_bf16", kernels.DigestOf([]byte("k90_bf16")), 1
 	}
-	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, In: BF16, Out: BF16, Layout: "tn", Buckets: bs}}},
+	requireRoundTrip(t, &Table{Provenance: Provenance{Source: "test"}, Entries: []Entry{{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", Buckets: bs}}},
 		tableTestCatalog(t))
 }
 
@@ -186,7 +185,7 @@ func TestDefaultTableEntriesNameTheirSource(t *testing.T) {
 	require.NoError(t, err)
 	date := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 	for _, e := range tab.Entries {
-		name := fmt.Sprintf("%s %s→%s N=%d K=%d", e.Arch, e.In, e.Out, e.N, e.K)
+		name := e.Key().String()
 		assert.Contains(t, []string{SourceMeasured, SourceModel}, e.Source, name)
 		assert.Regexp(t, date, e.Date, name)
 		dev, ok := presetFor(e.Device)

@@ -48,7 +48,7 @@ func TestHeuristicRoutesTiledFromM32(t *testing.T) {
 				for _, s := range llamaShapes {
 					for _, m := range []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 1024, 4096, 8192} {
 						p := testProblem(m, s[0], s[1])
-						p.In, p.Out = dt, dt
+						p.Types.In, p.Types.Out = dt, dt
 						out, err := pl.Plan(&p)
 						require.NoError(t, err)
 						want := []string{"decode"}

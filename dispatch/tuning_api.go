@@ -1,6 +1,10 @@
 package dispatch
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gemmroute/gemmroute/kernels"
+)
 
 // PlaceholderPtr returns a stand-in device address for planning before any
 // buffer exists (explain, tuning, examples): slot (1, 2, …) has its own
@@ -16,16 +20,23 @@ func PlaceholderPtr(slot, align int) (DevicePtr, error) {
 	return DevicePtr(uint64(slot)<<40 + uint64(align)), nil
 }
 
-// PlaceholderProblem is the packed TN problem M×N×K with dtype dt in and out,
-// alpha 1, and 256-byte aligned placeholder pointers for A (slot 1), B (2)
-// and D (3): what a planner checks constraints on before buffers exist. For
-// dt = E4M3 the output is BF16 and the scaling per-tensor, with the scalars
-// ScaleA = ScaleB = 1.
-func PlaceholderProblem(m, n, k int, dt DType) Problem {
+// PlaceholderProblem is the packed TN problem M×N×K computing in t, alpha
+// 1, with 256-byte aligned placeholder pointers for A (slot 1), B (2) and
+// D (3): what a planner checks constraints on before buffers exist. E4M3
+// takes per-tensor scaling with the scalars ScaleA = ScaleB = 1, or row
+// and block scaling with placeholder scale vectors (slots 4 and 5).
+func PlaceholderProblem(m, n, k int, t Types) Problem {
 	ptr := func(slot int) DevicePtr { return DevicePtr(uint64(slot)<<40 + 256) }
-	p := Problem{M: m, N: n, K: k, In: dt, Out: dt, LDA: k, LDB: k, LDC: n, A: ptr(1), B: ptr(2), D: ptr(3), Alpha: 1}
-	if dt == E4M3 {
-		p.Out, p.ScaleA, p.ScaleB = BF16, 1, 1
+	p := Problem{M: m, N: n, K: k, Types: t, LDA: k, LDB: k, LDC: n, A: ptr(1), B: ptr(2), D: ptr(3), Alpha: 1}
+	switch {
+	case !t.Scaled():
+	case t.Scaling == ScalingTensor:
+		p.ScaleA, p.ScaleB = 1, 1
+	default:
+		p.ScaleAPtr, p.ScaleBPtr = ptr(4), ptr(5)
+		if t.Scaling == ScalingBlock {
+			p.ScaleBlock = kernels.ScaleBlockK
+		}
 	}
 	return p
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func TestPlaceholders(t *testing.T) {
@@ -17,7 +19,7 @@ func TestPlaceholders(t *testing.T) {
 		require.ErrorAs(t, err, &ae, "%+v", bad)
 		assert.ErrorIs(t, err, ErrInvalidArgument)
 	}
-	q := PlaceholderProblem(3, 64, 128, BF16)
+	q := PlaceholderProblem(3, 64, 128, Types{In: BF16, Out: BF16})
 	require.NoError(t, q.Validate())
 	assert.Equal(t, 128, q.LDA)
 	assert.Equal(t, 64, q.LDC)
@@ -25,15 +27,15 @@ func TestPlaceholders(t *testing.T) {
 		assert.Zero(t, uint64(ptr)%256)
 		assert.NotZero(t, uint64(ptr)%512, "aligned to exactly 256 bytes")
 	}
-	assert.Equal(t, [2]DType{BF16, BF16}, [2]DType{q.In, q.Out})
-	f := PlaceholderProblem(16, 64, 128, F16)
-	assert.Equal(t, [2]DType{F16, F16}, [2]DType{f.In, f.Out})
+	// Every Types validates, with the scale fields its scaling takes.
+	for _, ty := range kernels.AllTypes() {
+		p := PlaceholderProblem(300, 384, 256, ty)
+		require.NoError(t, p.Validate(), ty)
+		assert.Equal(t, ty, p.Types)
+	}
 
-	// e4m3 goes to bf16 with unit per-tensor scales, and plans.
-	e := PlaceholderProblem(16, 4096, 4096, E4M3)
-	require.NoError(t, e.Validate())
-	assert.Equal(t, [2]DType{E4M3, BF16}, [2]DType{e.In, e.Out})
-	assert.Equal(t, ScalingTensor, e.Scaling)
+	// e4m3 per-tensor: unit scalar scales, and it plans.
+	e := PlaceholderProblem(16, 4096, 4096, Types{In: E4M3, Out: BF16})
 	assert.Equal(t, [2]float32{1, 1}, [2]float32{e.ScaleA, e.ScaleB})
 	out, err := NewPlanner(testCatalog(t), nil, L4, Limits{}).Plan(&e)
 	require.NoError(t, err)

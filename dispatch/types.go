@@ -13,6 +13,11 @@ const (
 	E4M3 = kernels.E4M3 // FP8 e4m3 (sm_89 and newer), needs scales
 )
 
+// Types is what a GEMM computes in: input and output dtypes and the e4m3
+// scaling (kernels.Types; its text form is "bf16", "e4m3→bf16/row", …).
+// Problem.Validate applies its rules; kernels.ParseTypes reads its text.
+type Types = kernels.Types
+
 // Scaling is how e4m3 inputs are dequantised (kernels.Scaling); see
 // Problem.
 type Scaling = kernels.Scaling

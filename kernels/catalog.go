@@ -155,10 +155,15 @@ func (m *Model) check() string {
 	return ""
 }
 
-// checkScalings returns the rule k's Scalings break, or "": an e4m3 kernel
-// lists the modes it applies, each once; a 16-bit kernel lists none.
-func (k *KernelSpec) checkScalings() string {
-	if k.In != E4M3 {
+// checkTypes returns the rule k's dtypes and Scalings break, or "": the
+// dtype pair is one the kernel set computes (Types.Check), and an e4m3
+// kernel lists the modes it applies, each once; a 16-bit kernel lists none.
+func (k *KernelSpec) checkTypes() string {
+	pair := Types{In: k.In, Out: k.Out}
+	if err := pair.Check(); err != nil {
+		return fmt.Sprintf("dtypes %s→%s: %s", k.In, k.Out, err.(*TypesError).Rule)
+	}
+	if !pair.Scaled() {
 		if len(k.Scalings) > 0 {
 			return fmt.Sprintf("scalings %v: only e4m3 kernels take scales (a %s kernel lists none)", k.Scalings, k.In)
 		}
@@ -193,8 +198,11 @@ func (k *KernelSpec) StreamK() bool { return k.Reduction == ReduceStreamK }
 // RepackKernel writes (see RepackKernel).
 func (k *KernelSpec) Repack() bool { return k.RepackKernel != "" }
 
-// Takes reports whether the kernel applies e4m3 scaling mode s.
-func (k *KernelSpec) Takes(s Scaling) bool { return slices.Contains(k.Scalings, s) }
+// Computes reports whether the kernel computes in t: its dtype pair, and
+// for e4m3 a scaling mode it applies.
+func (k *KernelSpec) Computes(t Types) bool {
+	return k.In == t.In && k.Out == t.Out && (!t.Scaled() || slices.Contains(k.Scalings, t.Scaling))
+}
 
 // RunsOn reports whether the kernel has code for arch.
 func (k *KernelSpec) RunsOn(a Arch) bool {
@@ -413,8 +421,6 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("stream-K kernels are persistent, without clusters, of whole warpgroups (threads ≥ 128)")
 		case k.IndexBits != 32 && k.IndexBits != 64:
 			return nil, bad("index_bits must be 32 or 64")
-		case k.In != F16 && k.In != BF16 && k.In != E4M3 || k.Out != F16 && k.Out != BF16:
-			return nil, bad("unsupported dtypes")
 		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
 		case k.TMA() && !k.Repack() && (k.PtrAlign < 16 || k.LDAlign < 16):
@@ -423,8 +429,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("repack kernels are 16-bit TMA kernels")
 		case k.Cluster < 0 || k.Cluster > 2 || k.Cluster == 2 && !k.Persistent:
 			return nil, bad("cluster must be 0, 1 or 2, and 2 only for a persistent kernel")
-		case k.checkScalings() != "":
-			return nil, bad(k.checkScalings())
+		case k.checkTypes() != "":
+			return nil, bad(k.checkTypes())
 		case k.Model.check() != "":
 			return nil, bad(k.Model.check())
 		}

@@ -59,8 +59,8 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"split without reduce kernel", func(k *KernelSpec) { k.ReduceKernel = "" }, "split-K kernels need"},
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
-		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "unsupported dtypes"},
-		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "unsupported dtypes"}, // f32 is only split-K's partials
+		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "dtypes bf16→e4m3: e4m3: bf16 inputs produce bf16"},
+		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "dtypes f32→bf16: f32 is not an input type"}, // f32 is only split-K's partials
 		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
 		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
 		{"no min_arch", func(k *KernelSpec) { k.MinArch = 0 }, "min_arch must be in [sm_80, sm_200]"},

@@ -15,16 +15,11 @@ import (
 )
 
 // Work is a GEMM's multiply-add flops and the bytes it must move at least
-// in dtype dt: A and B read once in dt (one byte each for e4m3; scales not
-// counted), D written once in the output dtype — dt for 16-bit inputs, bf16
-// for e4m3 (what bench and peer_cublas.py time e4m3 with).
-func Work(m, n, k int, dt dispatch.DType) (flops, bytes float64) {
-	out := dt
-	if dt == dispatch.E4M3 {
-		out = dispatch.BF16
-	}
-	in := float64(dt.Size()) * (float64(m)*float64(k) + float64(n)*float64(k))
-	return 2 * float64(m) * float64(n) * float64(k), in + float64(out.Size())*float64(m)*float64(n)
+// computing in t: A and B read once in t.In (one byte each for e4m3;
+// scales not counted), D written once in t.Out.
+func Work(m, n, k int, t dispatch.Types) (flops, bytes float64) {
+	in := float64(t.In.Size()) * (float64(m)*float64(k) + float64(n)*float64(k))
+	return 2 * float64(m) * float64(n) * float64(k), in + float64(t.Out.Size())*float64(m)*float64(n)
 }
 
 // Ceilings are a card's measured limits, what the roofline is drawn with.
@@ -49,8 +44,8 @@ func (c Ceilings) Rate(dt dispatch.DType) float64 {
 // its flops at the dense rate of its dtype or its bytes (Work) at the
 // pure-read bandwidth, whichever is longer.
 func (c Ceilings) RooflineUS(s tuning.Shape) float64 {
-	flops, bytes := Work(s.M, s.N, s.K, s.DType)
-	return max(flops/c.Rate(s.DType), bytes/c.ReadBW) * 1e6
+	flops, bytes := Work(s.M, s.N, s.K, s.Types)
+	return max(flops/c.Rate(s.Types.In), bytes/c.ReadBW) * 1e6
 }
 
 // check returns an error unless every rate can draw a roofline (PeakFP8
@@ -93,17 +88,14 @@ func (r BenchRow) Ratio() float64 {
 	return 0
 }
 
-// label names a shape in reports and logs: its name, with the dtype when
-// not bf16 and an e4m3 shape's scaling ("down e4m3/row"), so that rows of
-// one weight in several dtypes or scalings stay apart.
+// label names a shape in reports and logs: its name, with its types when
+// not bf16 ("down e4m3→bf16/row"), so that rows of one weight in several
+// types stay apart.
 func label(s tuning.Shape) string {
-	switch s.DType {
-	case dispatch.BF16:
+	if s.Types == (dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}) {
 		return s.Name
-	case dispatch.E4M3:
-		return s.Name + " e4m3/" + s.Scaling.String()
 	}
-	return s.Name + " " + s.DType.String()
+	return s.Name + " " + s.Types.String()
 }
 
 // Line is the row as bench prints it.
@@ -124,12 +116,12 @@ func WriteBench(path string, rows []BenchRow) error {
 	var b csvBuilder
 	b.row(benchColumns...)
 	for _, r := range rows {
-		flops, bytes := Work(r.M, r.N, r.K, r.DType)
+		flops, bytes := Work(r.M, r.N, r.K, r.Types)
 		speed := ""
 		if r.PeerUS > 0 {
 			speed = ff(r.Ratio())
 		}
-		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.DType.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
+		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.Types.In.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
 			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3),
 			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed)
 	}
@@ -139,10 +131,10 @@ func WriteBench(path string, rows []BenchRow) error {
 // scalingColumn is the scaling column of a shape: its mode for e4m3, empty
 // for 16-bit shapes (which have none).
 func scalingColumn(s tuning.Shape) string {
-	if s.DType != dispatch.E4M3 {
+	if !s.Types.Scaled() {
 		return ""
 	}
-	return s.Scaling.String()
+	return s.Types.Scaling.String()
 }
 
 // ReadBench reads a bench.csv (a missing or empty dtype is bf16, scaling

@@ -43,7 +43,7 @@ func FuzzReadBench(f *testing.F) {
 			floor := Ceilings{ReadBW: minRate, Peak: maxRate}.RooflineUS(r.Shape)
 			require.True(t, finite(floor) && floor > 0, "roofline %g of %+v", floor, r)
 			require.True(t, finite(r.RooflinePct()) && finite(r.Ratio()), "%+v", r)
-			flops, _ := Work(r.M, r.N, r.K, r.DType)
+			flops, _ := Work(r.M, r.N, r.K, r.Types)
 			require.True(t, finite(flops/r.GraphUS/1e6), "%+v", r)
 		}
 	})

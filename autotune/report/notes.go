@@ -22,7 +22,7 @@ func (r *Tune) Notes(w *strings.Builder) {
 				first[rj.Candidate] = rj.Why
 				order = append(order, rj.Candidate)
 			}
-			where[rj.Candidate] = append(where[rj.Candidate], fmt.Sprintf("%s %s M=%d", s.Weight.Name, s.Weight.DType, rj.M))
+			where[rj.Candidate] = append(where[rj.Candidate], fmt.Sprintf("%s %s M=%d", s.Weight.Name, s.Weight.Types, rj.M))
 		}
 	}
 	for _, c := range order {
@@ -38,7 +38,7 @@ func (r *Tune) Notes(w *strings.Builder) {
 		for _, m := range slices.Sorted(maps.Keys(s.Times)) {
 			for _, c := range slices.SortedFunc(maps.Keys(s.Times[m]), compareCandidates) {
 				if t := s.Times[m][c]; t.Dispersion() > noise {
-					fmt.Fprintf(w, "\n- %s %s M=%d `%s`: median %.2f µs, p90 %.2f µs (+%.1f %%)", s.Weight.Name, s.Weight.DType, m, c, t.Median, t.P90, 100*t.Dispersion())
+					fmt.Fprintf(w, "\n- %s %s M=%d `%s`: median %.2f µs, p90 %.2f µs (+%.1f %%)", s.Weight.Name, s.Weight.Types, m, c, t.Median, t.P90, 100*t.Dispersion())
 					n++
 				}
 			}
@@ -55,7 +55,7 @@ func (r *Tune) Notes(w *strings.Builder) {
 			for i, c := range s.Retimed {
 				names[i] = "`" + c.String() + "`"
 			}
-			fmt.Fprintf(w, "\n- %s %s, bucket %d–%d: %s", s.Weight.Name, s.Weight.DType, s.Span.Lo, s.Span.Hi, strings.Join(names, ", "))
+			fmt.Fprintf(w, "\n- %s %s, bucket %d–%d: %s", s.Weight.Name, s.Weight.Types, s.Span.Lo, s.Span.Hi, strings.Join(names, ", "))
 			n++
 		}
 	}
@@ -72,7 +72,7 @@ func (r *Tune) csv() *csvBuilder {
 	b.row("name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us", "check", "phase")
 	for _, s := range r.Spans {
 		head := func(m int, c tuning.Candidate) []string {
-			return []string{s.Weight.Name, itoa(m), itoa(s.Weight.N), itoa(s.Weight.K), s.Weight.DType.String(), c.Kernel, itoa(c.SplitK)}
+			return []string{s.Weight.Name, itoa(m), itoa(s.Weight.N), itoa(s.Weight.K), s.Weight.Types.String(), c.Kernel, itoa(c.SplitK)}
 		}
 		for _, rj := range s.Rejects {
 			b.row(append(head(rj.M, rj.Candidate), "", "", "wrong: "+strings.ReplaceAll(rj.Why, "\n", " "), "gate")...)

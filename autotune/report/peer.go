@@ -58,18 +58,22 @@ func peerDType(dt dispatch.DType) string {
 }
 
 // Points lists every M a tuning run with buckets up to maxM times (sample
-// and probe Ms) per weight, as a shapes CSV peer_cublas.py reads. It has no
-// scaling column: the tuner times e4m3 weights per-tensor, the mode both
-// peer_cublas.py and ShapeOf assume without one.
+// and probe Ms) per weight, as a shapes CSV peer_cublas.py reads: the input
+// dtype and, for e4m3, the scaling (peer_cublas.py writes e4m3 to bf16, as
+// ShapeOf reads such a row).
 func Points(weights []tuning.Weight, maxM int) []byte {
 	var b strings.Builder
-	b.WriteString("name,M,N,K,dtype\n")
+	b.WriteString("name,M,N,K,dtype,scaling\n")
 	for _, w := range weights {
+		scaling := ""
+		if w.Types.Scaled() {
+			scaling = w.Types.Scaling.String()
+		}
 		for _, s := range tuning.Spans(maxM) {
 			ms := s.TimedMs()
 			slices.Sort(ms)
 			for _, m := range ms {
-				fmt.Fprintf(&b, "%s,%d,%d,%d,%s\n", w.Name, m, w.N, w.K, peerDType(w.DType))
+				fmt.Fprintf(&b, "%s,%d,%d,%d,%s,%s\n", w.Name, m, w.N, w.K, peerDType(w.Types.In), scaling)
 			}
 		}
 	}

@@ -77,7 +77,7 @@ func rooflinePlot(out fileio.Outputs, path, title string, rows []BenchRow, c Cei
 	p.X.Tick.Marker, p.Y.Tick.Marker = powersOfTwo{}, oneTwoFive{}
 	var ours, peer, roof plotter.XYs
 	for _, r := range rows {
-		flops, _ := Work(r.M, r.N, r.K, r.DType)
+		flops, _ := Work(r.M, r.N, r.K, r.Types)
 		x := float64(r.M)
 		ours = append(ours, plotter.XY{X: x, Y: flops / r.GraphUS / 1e6})
 		if r.PeerUS > 0 {

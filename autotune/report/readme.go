@@ -79,13 +79,13 @@ type measured struct {
 	readTBs, peakTF float64 // pure-read bandwidth TB/s, dense rate of the dtype TFLOP/s
 }
 
-func (c measured) floorUS(m, n, k int, dt dispatch.DType) float64 {
-	flops, bytes := Work(m, n, k, dt)
+func (c measured) floorUS(m, n, k int, t dispatch.Types) float64 {
+	flops, bytes := Work(m, n, k, t)
 	return max(flops/(c.peakTF*1e12), bytes/(c.readTBs*1e12)) * 1e6
 }
 
 func (c measured) readShare(r BenchRow) float64 {
-	_, bytes := Work(r.M, r.N, r.K, r.DType)
+	_, bytes := Work(r.M, r.N, r.K, r.Types)
 	return 100 * bytes / (c.readTBs * 1e12) * 1e6 / r.GraphUS
 }
 
@@ -107,10 +107,10 @@ func peerCeilings(path string, dt dispatch.DType) (measured, error) {
 		if err := r.Err(); err != nil {
 			return measured{}, err
 		}
-		if s.DType != dt || fl <= 0 {
+		if s.Types.In != dt || fl <= 0 {
 			continue
 		}
-		flops, bytes := Work(s.M, s.N, s.K, dt)
+		flops, bytes := Work(s.M, s.N, s.K, s.Types)
 		if s.M <= 16 && fl > bestBW {
 			bestBW, bw = fl, bytes/fl/1e6
 		}
@@ -289,7 +289,7 @@ func bf16Table(rows []BenchRow, c measured) string {
 				cell += " " + ratio
 			}
 			if m == 1 {
-				cell += fmt.Sprintf(" (%.0f %%)", 100*c.floorUS(r.M, r.N, r.K, r.DType)/r.GraphUS)
+				cell += fmt.Sprintf(" (%.0f %%)", 100*c.floorUS(r.M, r.N, r.K, r.Types)/r.GraphUS)
 			}
 			cells = append(cells, cell)
 		}
@@ -403,7 +403,7 @@ func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
 		var cells []string
 		for _, set := range []func(BenchRow) bool{isLlama, isHeldOut} {
 			for _, r := range []mRange{small, large} {
-				cells = append(cells, cell(func(x BenchRow) bool { return set(x) && x.Scaling == s.mode && r.has(x.M) }))
+				cells = append(cells, cell(func(x BenchRow) bool { return set(x) && x.Types.Scaling == s.mode && r.has(x.M) }))
 			}
 		}
 		label := s.label
@@ -420,8 +420,8 @@ func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
 func fp8Notes(fp8, bf16 []BenchRow, c8, c16 measured) string {
 	var tf []float64
 	for _, r := range fp8 {
-		if isLlama(r) && r.Scaling == dispatch.ScalingTensor && r.M >= 1024 {
-			flops, _ := Work(r.M, r.N, r.K, r.DType)
+		if isLlama(r) && r.Types.Scaling == dispatch.ScalingTensor && r.M >= 1024 {
+			flops, _ := Work(r.M, r.N, r.K, r.Types)
 			tf = append(tf, flops/r.GraphUS/1e6)
 		}
 	}
@@ -434,7 +434,7 @@ func fp8Notes(fp8, bf16 []BenchRow, c8, c16 measured) string {
 		}
 		return v
 	}
-	s8 := share(fp8, c8, func(r BenchRow) bool { return r.Scaling == dispatch.ScalingTensor })
+	s8 := share(fp8, c8, func(r BenchRow) bool { return r.Types.Scaling == dispatch.ScalingTensor })
 	s16 := share(bf16, c16, func(BenchRow) bool { return true })
 	pct := func(v []float64) string {
 		a, b := fmt.Sprintf("%.0f", slices.Min(v)), fmt.Sprintf("%.0f", slices.Max(v))

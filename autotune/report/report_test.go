@@ -70,14 +70,14 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	write(t, peerPath, "name,M,N,K,dtype,graph_us,events_us\nqkv,1,6144,4096,bf16,17.09,22.1\nqkv,1,6144,4096,fp16,16.5,22.0\n")
 	peer, err := ReadPeer(peerPath)
 	require.NoError(t, err)
-	assert.Equal(t, 17.09, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}))
-	assert.Equal(t, 16.5, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.F16}), "peer_cublas.py spells f16 fp16")
+	assert.Equal(t, 17.09, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}))
+	assert.Equal(t, 16.5, peer.US(tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, Types: tuningtest.Types("f16")}), "peer_cublas.py spells f16 fp16")
 	write(t, peerPath, "name,M,N,K,dtype,graph_us\nqkv,1,6144,4096,fp8x,1\n")
 	_, err = ReadPeer(peerPath)
 	assert.ErrorContains(t, err, "peer.csv:2")
 
 	out := filepath.Join(dir, "bench.csv")
-	r := BenchRow{Shape: tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}, Kernel: "k", SplitK: 1, Level: "exact",
+	r := BenchRow{Shape: tuning.Shape{Name: "qkv", M: 1, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}, Kernel: "k", SplitK: 1, Level: "exact",
 		GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, EventsP90: 21, FloorUS: 11.09, PeerUS: 17.09}
 	require.NoError(t, WriteBench(out, []BenchRow{r}))
 	f, err := fileio.ReadCSV(out, "speedup_vs_cublas", "roofline_pct", "gbps")
@@ -95,7 +95,7 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	assert.Equal(t, []BenchRow{{Shape: r.Shape, Kernel: "k", SplitK: 1, Level: "exact", GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, FloorUS: 11.09, PeerUS: 17.09}}, back)
 	// An e4m3 row keeps its scaling through the CSV.
 	r8 := r
-	r8.DType, r8.Scaling = dispatch.E4M3, dispatch.ScalingRow
+	r8.Types = tuningtest.Types("e4m3→bf16/row")
 	require.NoError(t, WriteBench(out, []BenchRow{r, r8}))
 	back, err = ReadBench(out)
 	require.NoError(t, err)
@@ -103,26 +103,28 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	assert.Equal(t, []tuning.Shape{r.Shape, r8.Shape}, []tuning.Shape{back[0].Shape, back[1].Shape})
 	// The roofline: M = 1 is bound by reading the weight.
 	h200 := Ceilings{ReadBW: 4.54e12, Peak: 750e12}
-	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, h200.RooflineUS(tuning.Shape{M: 1, N: 6144, K: 4096, DType: dispatch.BF16}), 1e-9)
-	assert.InDelta(t, 2*8192.0*6144*4096/750e12*1e6, h200.RooflineUS(tuning.Shape{M: 8192, N: 6144, K: 4096, DType: dispatch.BF16}), 1e-9)
+	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, h200.RooflineUS(tuning.Shape{M: 1, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}), 1e-9)
+	assert.InDelta(t, 2*8192.0*6144*4096/750e12*1e6, h200.RooflineUS(tuning.Shape{M: 8192, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}), 1e-9)
 }
 
 func TestPoints(t *testing.T) {
-	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("bf16")})
 	require.NoError(t, err)
 	data := string(Points(ws, 8))
-	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype\nl3-8b.qkv,1,6144,4096,bf16\nl3-8b.qkv,2,6144,4096,bf16\n"))
-	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16\n", "probe Ms too")
-	ws, err = tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.F16})
+	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype,scaling\nl3-8b.qkv,1,6144,4096,bf16,\nl3-8b.qkv,2,6144,4096,bf16,\n"))
+	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16,\n", "probe Ms too")
+	ws, err = tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("f16"), tuningtest.Types("e4m3→bf16/row")})
 	require.NoError(t, err)
-	assert.Contains(t, string(Points(ws, 1)), "l3-8b.qkv,1,6144,4096,fp16\n", "in peer_cublas.py's spelling")
+	data = string(Points(ws, 1))
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16,\n", "in peer_cublas.py's spelling")
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,e4m3,row\n", "e4m3 with its scaling")
 }
 
 // A candidate noisy every time stays flagged in the report.
 func TestNotesFlagNoisyTimings(t *testing.T) {
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
-	qkv := tuning.Weight{Name: "l3-8b.qkv", DType: dispatch.BF16, N: 6144, K: 4096}
+	qkv := tuning.Weight{Name: "l3-8b.qkv", Types: tuningtest.Types("bf16"), N: 6144, K: 4096}
 	cfg := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
 	cfg.MaxM, cfg.Prune = 16, 0
 	gpu := tuningtest.NewGPU()
@@ -139,7 +141,7 @@ func TestNotesFlagNoisyTimings(t *testing.T) {
 // the plotting library, a tiny bandwidth drew ticks until out of memory);
 // the tickers themselves end on any range.
 func TestReportRefusesBadRates(t *testing.T) {
-	rows := []BenchRow{{Shape: tuning.Shape{Name: "x", M: 1, N: 64, K: 64, DType: dispatch.BF16}, Kernel: "k", SplitK: 1, GraphUS: 3}}
+	rows := []BenchRow{{Shape: tuning.Shape{Name: "x", M: 1, N: 64, K: 64, Types: tuningtest.Types("bf16")}, Kernel: "k", SplitK: 1, GraphUS: 3}}
 	for _, rates := range [][2]float64{{4e12, -1}, {1e-300, 1e15}, {math.NaN(), 1e15}, {4e12, math.Inf(1)}, {0, 1e15}} {
 		_, err := (&Bench{Title: "t", Rows: rows, Ceilings: Ceilings{ReadBW: rates[0], Peak: rates[1]}}).Write(t.TempDir())
 		assert.ErrorContains(t, err, "want a rate", "%v", rates)
@@ -166,22 +168,22 @@ func TestReadPeerE4M3Scalings(t *testing.T) {
 		"down,1,4096,14336,e4m3,,false,17.5,18,24,7,3300,13,74,,,\n")
 	peer, err := ReadPeer(path)
 	require.NoError(t, err)
-	down := tuning.Shape{Name: "down", M: 16, N: 4096, K: 14336, DType: dispatch.E4M3}
+	down := tuning.Shape{Name: "down", M: 16, N: 4096, K: 14336, Types: tuningtest.Types("e4m3→bf16")}
 	assert.Equal(t, 18.5, peer.US(down), "per-tensor: graph_us (use_fast_accum=false), not fast_graph_us")
-	down.Scaling = dispatch.ScalingRow
+	down.Types = tuningtest.Types("e4m3→bf16/row")
 	assert.Equal(t, 19.25, peer.US(down))
-	down.Scaling = dispatch.ScalingBlock
+	down.Types = tuningtest.Types("e4m3→bf16/block128")
 	assert.Zero(t, peer.US(down), "an unsupported row gives no time")
-	down.Scaling, down.DType = dispatch.ScalingTensor, dispatch.BF16
+	down.Types = tuningtest.Types("bf16")
 	assert.Equal(t, 32.3, peer.US(down), "bf16 is not e4m3")
-	down.M, down.DType = 1, dispatch.E4M3
+	down.M, down.Types = 1, tuningtest.Types("e4m3→bf16")
 	assert.Equal(t, 17.5, peer.US(down), "an empty scaling and status: per-tensor, ok")
 	assert.Len(t, peer, 4)
 
 	for _, tc := range []struct{ row, want string }{
 		{"down,16,4096,14336,e4m3,row,false,19,20,26,97,3100,13.6,70,,maybe,", `peer.csv:2: status "maybe": want ok, unsupported or empty`},
 		{"down,16,4096,14336,e4m3,col,false,19,20,26,97,3100,13.6,70,,ok,", `peer.csv:2: gemmroute: invalid argument: unknown scaling "col"`},
-		{"down,16,4096,14336,bf16,row,,19,20,26,97,3100,13.6,70,,ok,", "peer.csv:2: gemmroute: invalid argument: scaling row on a bf16 shape"},
+		{"down,16,4096,14336,bf16,row,,19,20,26,97,3100,13.6,70,,ok,", "peer.csv:2: gemmroute: types: row: bf16 inputs take no scales"},
 		{"down,16,4096,14336,e4m3,row,false,,,,,,,,,ok,", `peer.csv:2: graph_us "" is not a finite number`},
 		{"down,0,4096,14336,e4m3,block128,,,,,,,,,,unsupported,x", "peer.csv:2: M 0: want 1 to"},
 	} {
@@ -194,10 +196,10 @@ func TestReadPeerE4M3Scalings(t *testing.T) {
 // e4m3's roofline: one-byte operands, a bf16 output, the e4m3 rate (twice
 // the 16-bit one unless measured).
 func TestRooflineE4M3(t *testing.T) {
-	flops, bytes := Work(16, 4096, 14336, dispatch.E4M3)
+	flops, bytes := Work(16, 4096, 14336, tuningtest.Types("e4m3→bf16"))
 	assert.Equal(t, 2*16.0*4096*14336, flops)
 	assert.Equal(t, 16.0*14336+4096*14336+2*16*4096, bytes, "A and B one byte each, D bf16")
-	_, bytes16 := Work(16, 4096, 14336, dispatch.BF16)
+	_, bytes16 := Work(16, 4096, 14336, tuningtest.Types("bf16"))
 	assert.Equal(t, 2*(16.0*14336+4096*14336+16*4096), bytes16)
 
 	c := Ceilings{ReadBW: 4.45e12, Peak: 715e12}
@@ -208,9 +210,9 @@ func TestRooflineE4M3(t *testing.T) {
 	assert.Equal(t, 1285e12, c.Rate(dispatch.E4M3))
 	assert.Equal(t, 715e12, c.Rate(dispatch.BF16), "PeakFP8 is for e4m3 only")
 
-	small := tuning.Shape{M: 1, N: 4096, K: 14336, DType: dispatch.E4M3}
+	small := tuning.Shape{M: 1, N: 4096, K: 14336, Types: tuningtest.Types("e4m3→bf16")}
 	assert.InDelta(t, (14336.0+4096*14336+2*4096)/4.45e12*1e6, c.RooflineUS(small), 1e-9, "M = 1 reads the one-byte weight")
-	big := tuning.Shape{M: 8192, N: 4096, K: 14336, DType: dispatch.E4M3}
+	big := tuning.Shape{M: 8192, N: 4096, K: 14336, Types: tuningtest.Types("e4m3→bf16")}
 	assert.InDelta(t, 2*8192.0*4096*14336/1285e12*1e6, c.RooflineUS(big), 1e-9, "large M at the e4m3 rate")
 
 	rows := []BenchRow{{Shape: big, Kernel: "k", SplitK: 1, GraphUS: 1000}}
@@ -221,13 +223,13 @@ func TestRooflineE4M3(t *testing.T) {
 // Rows of one weight in several dtypes or scalings are told apart in logs,
 // tables and plots; bf16 rows keep their bare name.
 func TestLabel(t *testing.T) {
-	s := tuning.Shape{Name: "down", M: 1, N: 4096, K: 14336, DType: dispatch.BF16}
+	s := tuning.Shape{Name: "down", M: 1, N: 4096, K: 14336, Types: tuningtest.Types("bf16")}
 	assert.Equal(t, "down", label(s))
-	s.DType = dispatch.F16
+	s.Types = tuningtest.Types("f16")
 	assert.Equal(t, "down f16", label(s))
-	s.DType = dispatch.E4M3
-	assert.Equal(t, "down e4m3/tensor", label(s))
-	s.Scaling = dispatch.ScalingBlock
-	assert.Equal(t, "down e4m3/block128", label(s))
-	assert.Contains(t, BenchRow{Shape: s, GraphUS: 20, Kernel: "k", SplitK: 1}.Line(), "down e4m3/block128 M=    1")
+	s.Types = tuningtest.Types("e4m3→bf16")
+	assert.Equal(t, "down e4m3→bf16", label(s))
+	s.Types = tuningtest.Types("e4m3→f16/block128")
+	assert.Equal(t, "down e4m3→f16/block128", label(s))
+	assert.Contains(t, BenchRow{Shape: s, GraphUS: 20, Kernel: "k", SplitK: 1}.Line(), "down e4m3→f16/block128 M=    1")
 }

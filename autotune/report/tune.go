@@ -56,8 +56,8 @@ func (r *Tune) Write(dir string) error {
 		if len(rows) == 0 {
 			continue
 		}
-		title := w.Name + " " + w.DType.String()
-		png := plotName(w.Name + "-" + w.DType.String())
+		title := w.Name + " " + w.Types.String()
+		png := plotName(w.Name + "-" + w.Types.String())
 		if err := rooflinePlot(fileio.Outputs{Inputs: r.Inputs}, filepath.Join(dir, png), title, rows, r.Ceilings); err != nil {
 			return err
 		}
@@ -104,19 +104,18 @@ func (r *Tune) summary(w *strings.Builder) {
 	w.WriteString("\n")
 }
 
-// GateTolerances says, per dtype of weights, what the correctness gate
-// accepts (gemmtest's tolerance for the types the tuner measures that dtype
-// in: dispatch.PlaceholderProblem's).
+// GateTolerances says, per types of weights, what the correctness gate
+// accepts (gemmtest's tolerance).
 func GateTolerances(weights []tuning.Weight) []string {
-	var dts []dispatch.DType
+	var types []dispatch.Types
 	for _, w := range weights {
-		if !slices.Contains(dts, w.DType) {
-			dts = append(dts, w.DType)
+		if !slices.Contains(types, w.Types) {
+			types = append(types, w.Types)
 		}
 	}
 	var out []string
-	for _, dt := range dts {
-		out = append(out, gemmtest.TypesOf(dispatch.PlaceholderProblem(1, 1, 1, dt)).ToleranceText())
+	for _, t := range types {
+		out = append(out, gemmtest.Types{Types: t}.ToleranceText())
 	}
 	return out
 }
@@ -159,7 +158,7 @@ func (r *Tune) heldOut(w *strings.Builder) {
 			*losses = append(*losses, 100*(t.Median/best-1))
 			return fmt.Sprintf("%.2f | %.1f %%", t.Median, 100*(t.Median/best-1))
 		}
-		fmt.Fprintf(w, "| %s %s | %d | %s | %s | %.2f | `%s` |\n", s.Weight.Name, s.Weight.DType, pm, cell(false, &exactLoss), cell(true, &defLoss), best, bestC)
+		fmt.Fprintf(w, "| %s %s | %d | %s | %s | %.2f | `%s` |\n", s.Weight.Name, s.Weight.Types, pm, cell(false, &exactLoss), cell(true, &defLoss), best, bestC)
 	}
 	for _, l := range []struct {
 		name string
@@ -194,7 +193,7 @@ func (r *Tune) chosenRows(w tuning.Weight) []BenchRow {
 			if !ok || !timed {
 				continue
 			}
-			sh := tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}
+			sh := tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, Types: w.Types}
 			rows = append(rows, BenchRow{Shape: sh, Kernel: c.Kernel, SplitK: c.SplitK,
 				GraphUS: t.Median, GraphP90: t.P90, EventsUS: s.Events[m].Median, EventsP90: s.Events[m].P90,
 				FloorUS: r.RooflineUS(sh), PeerUS: r.Peer.US(sh)})
@@ -222,7 +221,7 @@ func (r *Tune) timedChoices(w *strings.Builder) {
 				logs = append(logs, math.Log(row.Ratio()))
 			}
 			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.1f | %s | %s | `%s` (%d) |\n",
-				wt.Name, wt.DType, row.M, row.GraphUS, row.GraphP90, row.EventsUS, row.EventsP90, row.RooflinePct(), peer, ratio, row.Kernel, row.SplitK)
+				wt.Name, wt.Types, row.M, row.GraphUS, row.GraphP90, row.EventsUS, row.EventsP90, row.RooflinePct(), peer, ratio, row.Kernel, row.SplitK)
 		}
 	}
 	if len(logs) > 0 {

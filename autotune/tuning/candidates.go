@@ -8,22 +8,13 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// measures reports whether k computes what the tuner measures for input
-// dtype dt: dispatch.PlaceholderProblem's dtypes and, for e4m3, its scaling
-// (per-tensor: a kernel taking only 128-block scales would read scale
-// vectors the problem does not have).
-func measures(k *kernels.KernelSpec, dt dispatch.DType) bool {
-	p := dispatch.PlaceholderProblem(1, 1, 1, dt)
-	return k.In == p.In && k.Out == p.Out && (p.In != dispatch.E4M3 || k.Takes(p.Scaling))
-}
-
-// nativeArch is the newest kernel arch dev runs natively for input dtype dt
+// nativeArch is the newest kernel arch dev runs natively for types t
 // (the kernels it measures): the tuner times that image's kernels, not PTX
 // compiled for an older arch.
-func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType) dispatch.Arch {
+func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types) dispatch.Arch {
 	var a dispatch.Arch
 	for _, k := range cat.Kernels() {
-		if k.RunsOn(dev.Arch) && measures(&k, dt) {
+		if k.RunsOn(dev.Arch) && k.Computes(t) {
 			a = max(a, k.MinArch)
 		}
 	}
@@ -36,27 +27,27 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, dt dispatch.DType
 // cfg.Prune× the best estimate at every sample M come back as pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
 	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
-	native := nativeArch(cfg.Catalog, dev, w.DType)
+	native := nativeArch(cfg.Catalog, dev, w.Types)
 	est := map[Candidate][]float64{}
 	var all []Candidate
 	ks := cfg.Catalog.Kernels() // a copy: take it once
 	for i := range ks {
 		k := &ks[i]
-		if k.MinArch != native || !measures(k, w.DType) {
+		if k.MinArch != native || !k.Computes(w.Types) {
 			continue
 		}
 	splits:
 		for _, split := range cfg.Splits {
 			c := Candidate{k.Name, split}
 			for _, m := range []int{sp.Lo, sp.Hi} {
-				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
+				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
 				plan, err := pl.PlanKernel(&p, k.Name, split)
 				if err != nil || plan.SplitK != split || plan.WorkspaceBytes > cfg.Workspace {
 					continue splits
 				}
 			}
 			for _, m := range sp.SampleMs() {
-				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
+				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
 				est[c] = append(est[c], dispatch.EstimateSeconds(k, &p, split, dev))
 			}
 			all = append(all, c)

@@ -17,7 +17,7 @@ type point struct{ m, n, k int }
 // sample is one correct candidate's graph-replay time at one M.
 type sample struct {
 	arch    dispatch.Arch
-	dtype   dispatch.DType
+	types   dispatch.Types
 	n, k, m int
 	cand    Candidate
 	us      float64
@@ -29,7 +29,7 @@ func samples(arch dispatch.Arch, results []*SpanResult) []sample {
 	for _, r := range results {
 		for m, ts := range r.Times {
 			for c, t := range ts {
-				out = append(out, sample{arch: arch, dtype: r.Weight.DType, n: r.Weight.N, k: r.Weight.K, m: m, cand: c, us: t.Median})
+				out = append(out, sample{arch: arch, types: r.Weight.Types, n: r.Weight.N, k: r.Weight.K, m: m, cand: c, us: t.Median})
 			}
 		}
 	}
@@ -117,14 +117,14 @@ type Choice struct {
 }
 
 // buildEntries turns samples into one exact entry per measured shape and one
-// default entry per (arch, dtype), chosen over all its aligned shapes
+// default entry per (arch, types), chosen over all its aligned shapes
 // together, with the table's geometric buckets up to maxM. Buckets without
 // measurements take a measured neighbour's or the base table's choice (and
 // its digest); a measured one records the digest of cat's kernel.
 func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels.Catalog) ([]dispatch.Entry, []Choice, error) {
 	byKey := map[dispatch.EntryKey][]sample{}
 	for _, s := range samples {
-		key := Weight{DType: s.dtype, N: s.n, K: s.k}.Key(s.arch)
+		key := Weight{Types: s.types, N: s.n, K: s.k}.Key(s.arch)
 		byKey[key] = append(byKey[key], s)
 		// Defaults learn from shapes every 16-byte kernel can run (N, K
 		// multiples of 8); others would drag them to the unaligned kernels.
@@ -134,13 +134,14 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels
 		}
 	}
 	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b dispatch.EntryKey) int {
-		return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.In, b.In), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
+		return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.Types.In, b.Types.In), cmp.Compare(a.Types.Out, b.Types.Out),
+			cmp.Compare(a.Types.Scaling, b.Types.Scaling), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
 	})
 	var out []dispatch.Entry
 	var choices []Choice
 	for _, key := range keys {
-		e := dispatch.Entry{Arch: key.Arch, In: key.In, Out: key.Out, Layout: key.Layout, N: key.N, K: key.K}
-		_, fallback := base.Find(key.Arch, key.In, key.Out, key.N, key.K)
+		e := dispatch.Entry{Arch: key.Arch, Types: key.Types, Layout: key.Layout, N: key.N, K: key.K}
+		_, fallback := base.Find(key.Arch, key.Types, key.N, key.K)
 		var bs []Choice
 		for _, b := range dispatch.GeometricBuckets(maxM) {
 			bs = append(bs, bucketFor(key, byKey[key], b, fallback, cat))

@@ -79,12 +79,12 @@ func TestSpans(t *testing.T) {
 	assert.Len(t, Spans(8192), 14)
 }
 
-var qkv = Weight{"l3-8b.qkv", dispatch.BF16, 6144, 4096}
+var qkv = Weight{"l3-8b.qkv", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096}
 
 func TestFillTimesDefaultContendersOnEveryAlignedWeight(t *testing.T) {
 	a := &SpanResult{Weight: qkv, Span: Span{1, 1}, Passed: []Candidate{{"x", 1}, {"y", 1}}, Kept: []Candidate{{"x", 1}}}
-	b := &SpanResult{Weight: Weight{"o", dispatch.BF16, 4096, 4096}, Span: Span{1, 1}, Passed: []Candidate{{"x", 1}, {"y", 1}}, Kept: []Candidate{{"y", 1}}}
-	odd := &SpanResult{Weight: Weight{"odd", dispatch.BF16, 769, 5125}, Span: Span{1, 1}, Passed: []Candidate{{"z", 1}}, Kept: []Candidate{{"z", 1}}}
+	b := &SpanResult{Weight: Weight{"o", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 4096, 4096}, Span: Span{1, 1}, Passed: []Candidate{{"x", 1}, {"y", 1}}, Kept: []Candidate{{"y", 1}}}
+	odd := &SpanResult{Weight: Weight{"odd", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 769, 5125}, Span: Span{1, 1}, Passed: []Candidate{{"z", 1}}, Kept: []Candidate{{"z", 1}}}
 	f := fillUnits([]*SpanResult{a, b, odd})
 	assert.Equal(t, []Candidate{{"y", 1}}, f[a])
 	assert.Equal(t, []Candidate{{"x", 1}}, f[b])

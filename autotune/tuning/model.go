@@ -77,7 +77,7 @@ func (d *ModelMeasurer) account(w Weight, m int, c Candidate, spend func(est flo
 	if k == nil {
 		return 0, fmt.Errorf("kernel %q is not in the manifest", c.Kernel)
 	}
-	p := dispatch.PlaceholderProblem(m, w.N, w.K, w.DType)
+	p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
 	est := dispatch.EstimateSeconds(k, &p, c.SplitK, d.dev)
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -89,7 +89,7 @@ func (d *ModelMeasurer) account(w Weight, m int, c Candidate, spend func(est flo
 func (d *ModelMeasurer) Check(w Weight, m int, c Candidate) error {
 	_, err := d.account(w, m, c, func(est float64) {
 		mk, nk, mn := float64(m)*float64(w.K), float64(w.N)*float64(w.K), float64(m)*float64(w.N)
-		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}); d.checkedAt != s {
+		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, Types: w.Types}); d.checkedAt != s {
 			d.checkedAt = s
 			d.spend(m, (mk+nk+mn)/hostElemsPerSec+2*(mk+nk)/copyBytesPerSec+17*mn/hostAllocPerSec)
 		}
@@ -104,13 +104,13 @@ func (d *ModelMeasurer) Check(w Weight, m int, c Candidate) error {
 // Time returns the model's estimate and counts what graph replay would spend.
 func (d *ModelMeasurer) Time(w Weight, m int, c Candidate, reps int) (Timing, error) {
 	est, err := d.account(w, m, c, func(est float64) {
-		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}); d.timedAt != s {
+		if s := (Shape{Name: w.Name, M: m, N: w.N, K: w.K, Types: w.Types}); d.timedAt != s {
 			d.timedAt = s
 			elems := float64(m)*float64(w.K) + float64(w.N)*float64(w.K)
 			d.spend(m, elems/hostElemsPerSec+2*elems/copyBytesPerSec)
 		}
 		d.p.Timings++
-		copies := WeightCopies(w.N, w.K, w.DType, d.dev.L2Bytes)
+		copies := WeightCopies(w.N, w.K, w.Types.In, d.dev.L2Bytes)
 		d.spend(m, graphCaptureSecs+float64((reps+3)*GraphCalls(m, w.N, w.K, copies))*est)
 	})
 	if err != nil {

@@ -169,13 +169,13 @@ func runUnits(ms []Measurer, n int, done func(), do func(Measurer, int) error) e
 // contender timed on every one of them.
 func fillUnits(results []*SpanResult) map[*SpanResult][]Candidate {
 	type key struct {
-		dt dispatch.DType
+		ty dispatch.Types
 		sp Span
 	}
 	contenders := map[key][]Candidate{}
 	for _, r := range results {
 		if r.Weight.Aligned() {
-			k := key{r.Weight.DType, r.Span}
+			k := key{r.Weight.Types, r.Span}
 			for _, c := range r.Kept {
 				if !slices.Contains(contenders[k], c) {
 					contenders[k] = append(contenders[k], c)
@@ -188,7 +188,7 @@ func fillUnits(results []*SpanResult) map[*SpanResult][]Candidate {
 		if !r.Weight.Aligned() {
 			continue
 		}
-		for _, c := range contenders[key{r.Weight.DType, r.Span}] {
+		for _, c := range contenders[key{r.Weight.Types, r.Span}] {
 			if slices.Contains(r.Passed, c) && !slices.Contains(r.Kept, c) {
 				out[r] = append(out[r], c)
 			}

@@ -27,7 +27,7 @@ func testConfig(t *testing.T, ws ...tuning.Weight) *tuning.Config {
 		ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05}
 }
 
-var qkv = tuning.Weight{Name: "l3-8b.qkv", DType: dispatch.BF16, N: 6144, K: 4096}
+var qkv = tuning.Weight{Name: "l3-8b.qkv", Types: tuningtest.Types("bf16"), N: 6144, K: 4096}
 
 func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	cfg := testConfig(t)
@@ -39,7 +39,7 @@ func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	assert.NotContains(t, cands, cand{"t90_big", 2}, "t90_big has no split-K")
 
 	// Odd N and K: only the 2-byte kernel qualifies.
-	odd := tuning.Weight{Name: "odd", DType: dispatch.BF16, N: 769, K: 5125}
+	odd := tuning.Weight{Name: "odd", Types: tuningtest.Types("bf16"), N: 769, K: 5125}
 	cands, _ = cfg.Candidates(odd, tuning.Span{Lo: 9, Hi: 16}, gpu)
 	assert.Equal(t, []cand{{"t90_any", 1}}, cands)
 
@@ -155,15 +155,15 @@ func TestTuneSpanStopsOnDeviceError(t *testing.T) {
 // the default entry learns from the aligned weights only, and the merged
 // table keeps the base's other entries.
 func TestTuneChoosesAndMerges(t *testing.T) {
-	o := tuning.Weight{Name: "o", DType: dispatch.BF16, N: 4096, K: 4096}
-	odd := tuning.Weight{Name: "odd", DType: dispatch.BF16, N: 769, K: 5125}
+	o := tuning.Weight{Name: "o", Types: tuningtest.Types("bf16"), N: 4096, K: 4096}
+	odd := tuning.Weight{Name: "odd", Types: tuningtest.Types("bf16"), N: 769, K: 5125}
 	cfg := testConfig(t, qkv, o, odd)
 	cfg.MaxM = 4096
 	var progress []int
 	cfg.Progress = func(done, total int) { progress = append(progress, total) }
 	older := kernels.DigestOf([]byte("t80_mma as it was"))
 	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{
-		{Arch: dispatch.SM80, In: dispatch.BF16, Out: dispatch.BF16, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", Digest: older, SplitK: 1}}}}}
+		{Arch: dispatch.SM80, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, Layout: "tn", Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t80_mma", Digest: older, SplitK: 1}}}}}
 	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU(), tuningtest.NewGPU()}, base)
 	require.NoError(t, err)
 	assert.Len(t, res.Spans, 3*13)
@@ -179,7 +179,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, "sm_90", tab.Provenance.Arch)
 	assert.Equal(t, tuning.Method, tab.Provenance.Method)
-	exact, def := tab.Find(dispatch.SM90, dispatch.BF16, dispatch.BF16, 6144, 4096)
+	exact, def := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
 	assert.Equal(t, "t90_row", exact.Bucket(1).Kernel)
@@ -187,7 +187,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Equal(t, 4, exact.Bucket(12).SplitK)
 	assert.Equal(t, "t90_big", exact.Bucket(100000).Kernel)
 	assert.NotEqual(t, "t90_any", def.Bucket(64).Kernel, "the odd weight does not shape the default")
-	_, sm80 := tab.Find(dispatch.SM80, dispatch.BF16, dispatch.BF16, 1, 1)
+	_, sm80 := tab.Find(dispatch.SM80, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1, 1)
 	require.NotNil(t, sm80)
 	assert.Equal(t, older, sm80.Buckets[0].Digest, "the base's entry as it was")
 	for _, sr := range res.Spans {
@@ -246,7 +246,7 @@ func TestModelMeasurer(t *testing.T) {
 	require.NoError(t, err)
 	base, err := dispatch.DefaultTable()
 	require.NoError(t, err)
-	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("bf16")})
 	require.NoError(t, err)
 	cfg := tuning.DefaultConfig(cat, ws)
 	mm := tuning.NewModelMeasurer(dispatch.H200, cat, cfg.MaxM)
@@ -263,7 +263,7 @@ func TestModelMeasurer(t *testing.T) {
 }
 
 func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
-	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.DType{dispatch.BF16})
+	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("bf16")})
 	require.NoError(t, err)
 	// The Llama-3-8B rows of the repo's shapes file (the names and columns
 	// of scripts/shapes-llama3-8b.csv), so tune's points and the
@@ -274,39 +274,47 @@ func TestModelPresetsMatchTheRepoShapes(t *testing.T) {
 	assert.ElementsMatch(t, tuning.WeightsFromShapes(shapes, nil), ws)
 	_, err = tuning.ModelWeights("gpt-5", nil)
 	assert.ErrorContains(t, err, "llama3-8b")
-	dts, err := tuning.ParseDTypes("bf16,e4m3,fp8")
+	types, err := tuning.ParseTypesList("bf16, e4m3→bf16/row,,e4m3->f16,bf16")
 	require.NoError(t, err)
-	assert.Equal(t, []dispatch.DType{dispatch.BF16, dispatch.E4M3}, dts)
-	_, err = tuning.ParseDTypes("bf16,f32")
-	assert.ErrorContains(t, err, "bf16, f16 (16-bit in and out) and e4m3")
+	assert.Equal(t, []dispatch.Types{tuningtest.Types("bf16"), tuningtest.Types("e4m3→bf16/row"), tuningtest.Types("e4m3→f16")}, types, "each once, in order")
+	_, err = tuning.ParseTypesList("bf16,e4m3")
+	var te *kernels.TypesError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "e4m3", te.Text)
 }
 
-// e4m3 weights are tuned e4m3→bf16 with per-tensor scales: candidates are
-// the e4m3 kernels that take them (not the 128-block-only one, though the
-// fake times it faster), and the entries are keyed e4m3→bf16.
+// An e4m3 weight is tuned in its types, scaling included: candidates are
+// the e4m3 kernels that take its scaling (per-tensor and per-row: not the
+// 128-block-only kernel, though the fake times it faster; 128-block: only
+// that one), and the entries, keyed by the types, load.
 func TestTuneE4M3(t *testing.T) {
-	assert.Equal(t, dispatch.BF16, tuning.OutDType(dispatch.E4M3))
-	assert.Equal(t, dispatch.F16, tuning.OutDType(dispatch.F16))
-	w := tuning.Weight{Name: "l3-8b.o", DType: dispatch.E4M3, N: 4096, K: 4096}
-	cfg := testConfig(t, w)
-	cfg.MaxM = 64
-	gpu := tuningtest.NewGPU()
-	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
-	require.NoError(t, err)
-	require.Len(t, res.Entries, 2, "the weight's and the e4m3 default")
-	for _, e := range res.Entries {
-		assert.Equal(t, dispatch.E4M3, e.In)
-		assert.Equal(t, dispatch.BF16, e.Out)
-		for _, b := range e.Buckets {
-			assert.Equal(t, "t90_fp8", b.Kernel)
+	for _, c := range []struct{ types, kernel string }{
+		{"e4m3→bf16", "t90_fp8"},
+		{"e4m3→bf16/row", "t90_fp8"},
+		{"e4m3→bf16/block128", "t90_fp8b"},
+	} {
+		ty := tuningtest.Types(c.types)
+		w := tuning.Weight{Name: "l3-8b.o", Types: ty, N: 4096, K: 4096}
+		cfg := testConfig(t, w)
+		cfg.MaxM = 64
+		gpu := tuningtest.NewGPU()
+		res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
+		require.NoError(t, err, c.types)
+		require.Len(t, res.Entries, 2, "%s: the weight's and the default", c.types)
+		for _, e := range res.Entries {
+			assert.Equal(t, ty, e.Types, c.types)
+			for _, b := range e.Buckets {
+				assert.Equal(t, c.kernel, b.Kernel, c.types)
+			}
 		}
+		assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, Types: ty, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
+		require.NotEmpty(t, gpu.Gated, c.types)
+		for _, g := range gpu.Gated {
+			assert.Equal(t, c.kernel, g.Kernel, "%s: only the e4m3 kernels that take its scaling are gated", c.types)
+		}
+		_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+		require.NoError(t, err, "%s: the entries load", c.types)
 	}
-	assert.Equal(t, dispatch.EntryKey{Arch: dispatch.SM90, In: dispatch.E4M3, Out: dispatch.BF16, Layout: "tn", N: 4096, K: 4096}, w.Key(dispatch.SM90))
-	for _, c := range gpu.Gated {
-		assert.Equal(t, "t90_fp8", c.Kernel, "only e4m3 kernels that take per-tensor scales are gated")
-	}
-	_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
-	require.NoError(t, err, "the e4m3 entries load")
 }
 
 // WeightsFromShapes de-duplicates in linear time: 80 000 distinct weights
@@ -314,14 +322,14 @@ func TestTuneE4M3(t *testing.T) {
 func TestWeightsFromShapesManyDistinct(t *testing.T) {
 	shapes := make([]tuning.Shape, 40_000)
 	for i := range shapes {
-		shapes[i] = tuning.Shape{Name: "w", M: 1, N: 1 + i, K: 64, DType: dispatch.BF16}
+		shapes[i] = tuning.Shape{Name: "w", M: 1, N: 1 + i, K: 64, Types: tuningtest.Types("bf16")}
 	}
 	shapes = append(shapes, shapes[:1000]...)
 	start := time.Now()
-	ws := tuning.WeightsFromShapes(shapes, []dispatch.DType{dispatch.BF16, dispatch.F16, dispatch.BF16})
+	ws := tuning.WeightsFromShapes(shapes, []dispatch.Types{tuningtest.Types("bf16"), tuningtest.Types("f16"), tuningtest.Types("bf16")})
 	assert.Less(t, time.Since(start), 3*time.Second)
 	require.Len(t, ws, 80_000)
-	assert.Equal(t, tuning.Weight{Name: "w", DType: dispatch.F16, N: 1, K: 64}, ws[1], "in the order of first appearance")
+	assert.Equal(t, tuning.Weight{Name: "w", Types: tuningtest.Types("f16"), N: 1, K: 64}, ws[1], "in the order of first appearance")
 }
 
 func TestReadShapesTheSharedFormat(t *testing.T) {
@@ -329,19 +337,19 @@ func TestReadShapesTheSharedFormat(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype\nqkv,1,6144,4096,bf16\no,16,4096,4096,fp16\nx,2,8,8,\n"), 0o644))
 	got, err := tuning.ReadShapes(path)
 	require.NoError(t, err)
-	assert.Equal(t, []tuning.Shape{{Name: "qkv", M: 1, N: 6144, K: 4096, DType: dispatch.BF16}, {Name: "o", M: 16, N: 4096, K: 4096, DType: dispatch.F16}, {Name: "x", M: 2, N: 8, K: 8, DType: dispatch.BF16}}, got)
+	assert.Equal(t, []tuning.Shape{{Name: "qkv", M: 1, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}, {Name: "o", M: 16, N: 4096, K: 4096, Types: tuningtest.Types("f16")}, {Name: "x", M: 2, N: 8, K: 8, Types: tuningtest.Types("bf16")}}, got)
 
 	// e4m3 shapes name their scaling (per-tensor when empty); 16-bit ones take none.
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nd,1,4096,14336,e4m3,row\nd,1,4096,14336,e4m3,\nd,1,4096,14336,e4m3,block128\nq,2,8,8,bf16,tensor\n"), 0o644))
 	got, err = tuning.ReadShapes(path)
 	require.NoError(t, err)
-	d := tuning.Shape{Name: "d", M: 1, N: 4096, K: 14336, DType: dispatch.E4M3}
+	d := tuning.Shape{Name: "d", M: 1, N: 4096, K: 14336, Types: tuningtest.Types("e4m3→bf16")}
 	row, block := d, d
-	row.Scaling, block.Scaling = dispatch.ScalingRow, dispatch.ScalingBlock
-	assert.Equal(t, []tuning.Shape{row, d, block, {Name: "q", M: 2, N: 8, K: 8, DType: dispatch.BF16}}, got)
+	row.Types.Scaling, block.Types.Scaling = dispatch.ScalingRow, dispatch.ScalingBlock
+	assert.Equal(t, []tuning.Shape{row, d, block, {Name: "q", M: 2, N: 8, K: 8, Types: tuningtest.Types("bf16")}}, got)
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nq,2,8,8,bf16,row\n"), 0o644))
 	_, err = tuning.ReadShapes(path)
-	assert.ErrorContains(t, err, "shapes.csv:2: gemmroute: invalid argument: scaling row on a bf16 shape")
+	assert.ErrorContains(t, err, "shapes.csv:2: gemmroute: types: row: bf16 inputs take no scales")
 	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling\nd,1,8,8,e4m3,block64\n"), 0o644))
 	_, err = tuning.ReadShapes(path)
 	assert.ErrorContains(t, err, `shapes.csv:2: gemmroute: invalid argument: unknown scaling "block64"`)

@@ -12,10 +12,10 @@ import (
 )
 
 // Weight is one linear layer's weight as the tuner routes it: its name,
-// dtype (in and out), N (output features) and K (input features).
+// what it computes in, N (output features) and K (input features).
 type Weight struct {
 	Name  string
-	DType dispatch.DType
+	Types dispatch.Types
 	N, K  int
 }
 
@@ -32,7 +32,7 @@ type transformer struct {
 	ffn                             int // intermediate size
 }
 
-func (t transformer) weights(dt dispatch.DType) []Weight {
+func (t transformer) weights(dt dispatch.Types) []Weight {
 	return []Weight{
 		{t.prefix + ".qkv", dt, (t.heads + 2*t.kvHeads) * t.headDim, t.hidden},
 		{t.prefix + ".o", dt, t.hidden, t.heads * t.headDim},
@@ -53,28 +53,25 @@ var models = map[string]transformer{
 // ModelNames lists the model presets, comma-separated.
 func ModelNames() string { return strings.Join(slices.Sorted(maps.Keys(models)), ", ") }
 
-// ModelWeights returns the weights of a model preset in each dtype.
-func ModelWeights(model string, dtypes []dispatch.DType) ([]Weight, error) {
+// ModelWeights returns the weights of a model preset in each of types.
+func ModelWeights(model string, types []dispatch.Types) ([]Weight, error) {
 	t, ok := models[model]
 	if !ok {
 		return nil, fmt.Errorf("unknown model %q: use one of %s, or a shapes CSV", model, ModelNames())
 	}
 	var out []Weight
-	for _, dt := range dtypes {
-		out = append(out, t.weights(dt)...)
+	for _, ty := range types {
+		out = append(out, t.weights(ty)...)
 	}
 	return out, nil
 }
 
 // Shape is one row of a shapes CSV (name,M,N,K[,dtype][,scaling]), the
 // columns scripts/peer_cublas.py reads, so that outputs line up row for row.
-// Scaling is an e4m3 shape's scaling mode (per-tensor when the column is
-// absent or empty); 16-bit shapes have none (ScalingTensor, the zero value).
 type Shape struct {
 	Name    string
 	M, N, K int
-	DType   dispatch.DType
-	Scaling dispatch.Scaling
+	Types   dispatch.Types
 }
 
 // ReadShapes reads a shapes CSV; a missing or empty dtype is bf16.
@@ -95,39 +92,35 @@ func ReadShapes(path string) ([]Shape, error) {
 }
 
 // ShapeOf reads a shape from a CSV row's name, M, N, K (each in [1, MaxDim])
-// and optional dtype (bf16 when absent) and scaling (tensor when absent; only
-// e4m3 shapes take another) columns; what is wrong stays on the row (r.Err).
+// and optional dtype (the input type, bf16 when absent) and scaling (tensor
+// when absent; only e4m3 shapes take another) columns. The output is the
+// input's type, and bf16 for e4m3 (as peer_cublas.py's _scaled_mm writes);
+// what is wrong stays on the row (r.Err).
 func ShapeOf(r *fileio.Row) Shape {
-	s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), DType: dispatch.BF16}
+	s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), Types: dispatch.Types{In: dispatch.BF16}}
+	var err error
 	if dt := r.Str("dtype"); dt != "" {
-		var err error
-		s.DType, err = kernels.ParseDType(dt)
+		s.Types.In, err = kernels.ParseDType(dt)
 		r.Fail(err)
-		if err == nil && !inputDType(s.DType) {
-			r.Fail(fmt.Errorf("%w: dtype %s: a shape's inputs are bf16, f16 or e4m3", kernels.ErrInvalidArgument, s.DType))
-		}
 	}
-	if sc := r.Str("scaling"); sc != "" {
-		var err error
-		s.Scaling, err = kernels.ParseScaling(sc)
+	if sc := r.Str("scaling"); sc != "" && err == nil {
+		s.Types.Scaling, err = kernels.ParseScaling(sc)
 		r.Fail(err)
-		if err == nil && s.Scaling != dispatch.ScalingTensor && s.DType != dispatch.E4M3 {
-			r.Fail(fmt.Errorf("%w: scaling %s on a %s shape: only e4m3 shapes take scales (leave the column empty)", kernels.ErrInvalidArgument, s.Scaling, s.DType))
-		}
+	}
+	s.Types.Out = s.Types.In
+	if s.Types.Scaled() {
+		s.Types.Out = dispatch.BF16
+	}
+	if err == nil {
+		r.Fail(s.Types.Check())
 	}
 	return s
 }
 
-// inputDType reports whether dt is a GEMM input type: bf16, f16 or e4m3
-// (f32 is only split-K's partials).
-func inputDType(dt dispatch.DType) bool {
-	return dt == dispatch.BF16 || dt == dispatch.F16 || dt == dispatch.E4M3
-}
-
 // WeightsFromShapes returns the distinct weights of shapes (their M is
-// ignored: the tuner picks Ms per bucket). With dtypes, each weight is tuned
-// in each of them; without, in the shape's dtype.
-func WeightsFromShapes(shapes []Shape, dtypes []dispatch.DType) []Weight {
+// ignored: the tuner picks Ms per bucket). With types, each weight is tuned
+// in each of them; without, in the shape's.
+func WeightsFromShapes(shapes []Shape, types []dispatch.Types) []Weight {
 	var out []Weight
 	seen := map[Weight]bool{}
 	add := func(w Weight) {
@@ -137,34 +130,30 @@ func WeightsFromShapes(shapes []Shape, dtypes []dispatch.DType) []Weight {
 		}
 	}
 	for _, s := range shapes {
-		if len(dtypes) == 0 {
-			add(Weight{s.Name, s.DType, s.N, s.K})
+		if len(types) == 0 {
+			add(Weight{s.Name, s.Types, s.N, s.K})
 		}
-		for _, dt := range dtypes {
-			add(Weight{s.Name, dt, s.N, s.K})
+		for _, ty := range types {
+			add(Weight{s.Name, ty, s.N, s.K})
 		}
 	}
 	return out
 }
 
-// ParseDTypes parses a comma-separated list of the dtypes the tuner
-// measures, bf16, f16 and e4m3 ("" gives none). An e4m3 weight is tuned
-// e4m3→bf16 with per-tensor scales (OutDType).
-func ParseDTypes(s string) ([]dispatch.DType, error) {
-	var out []dispatch.DType
+// ParseTypesList parses a comma-separated list of the types the tuner
+// measures ("bf16,e4m3→bf16/row"; "" gives none), each once.
+func ParseTypesList(s string) ([]dispatch.Types, error) {
+	var out []dispatch.Types
 	for f := range strings.SplitSeq(s, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
-		dt, err := kernels.ParseDType(f)
+		t, err := kernels.ParseTypes(f)
 		if err != nil {
 			return nil, err
 		}
-		if !inputDType(dt) {
-			return nil, fmt.Errorf("dtype %s: the tuner measures bf16, f16 (16-bit in and out) and e4m3 (e4m3→bf16)", dt)
-		}
-		if !slices.Contains(out, dt) {
-			out = append(out, dt)
+		if !slices.Contains(out, t) {
+			out = append(out, t)
 		}
 	}
 	return out, nil
@@ -172,10 +161,5 @@ func ParseDTypes(s string) ([]dispatch.DType, error) {
 
 // Key is the key of w's exact entry for arch.
 func (w Weight) Key(arch dispatch.Arch) dispatch.EntryKey {
-	return dispatch.EntryKey{Arch: arch, In: w.DType, Out: OutDType(w.DType), Layout: kernels.LayoutTN, N: w.N, K: w.K}
+	return dispatch.EntryKey{Arch: arch, Types: w.Types, Layout: kernels.LayoutTN, N: w.N, K: w.K}
 }
-
-// OutDType is the output dtype the tuner measures input dtype dt in, that
-// of dispatch.PlaceholderProblem (the problems it plans and times): dt for
-// 16-bit inputs, bf16 for e4m3 (with per-tensor scales, folded into alpha).
-func OutDType(dt dispatch.DType) dispatch.DType { return dispatch.PlaceholderProblem(1, 1, 1, dt).Out }

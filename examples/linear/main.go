@@ -89,7 +89,7 @@ func run() error {
 	}{{"qkv", 6144, 4096}, {"o", 4096, 4096}, {"gate_up", 28672, 4096}, {"down", 4096, 14336}} {
 		for j, m := range []int{1, 7, 64, 300, 2048} {
 			g := &gemm{name: proj.name, a: randomBF16(rng, m*proj.k), w: randomBF16(rng, proj.n*proj.k), stream: streams[(i+j)%4]}
-			g.p = dispatch.Problem{M: m, N: proj.n, K: proj.k, In: dispatch.BF16, Out: dispatch.BF16,
+			g.p = dispatch.Problem{M: m, N: proj.n, K: proj.k, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16},
 				LDA: proj.k, LDB: proj.k, LDC: proj.n, Alpha: 1}
 			for _, t := range []struct {
 				dst  *dispatch.DevicePtr

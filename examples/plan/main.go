@@ -79,7 +79,7 @@ func run(w io.Writer) error {
 // kernel cell with its first line.
 func row(pl *dispatch.Planner, m, n, k int) (cells, source string) {
 	// Distinct, 256-byte aligned placeholder addresses: planning only reads them.
-	p := dispatch.PlaceholderProblem(m, n, k, dispatch.BF16)
+	p := dispatch.PlaceholderProblem(m, n, k, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16})
 	plan, err := pl.Plan(&p)
 	if err != nil {
 		msg, _, _ := strings.Cut(err.Error(), "\n")

@@ -53,7 +53,7 @@ func main() {
 	check(cu.MemcpyHtoDAsync(x, unsafe.Pointer(&one[0]), m*k*2, stream))
 	check(cu.MemcpyHtoDAsync(w, unsafe.Pointer(&one[0]), n*k*2, stream))
 
-	p := dispatch.Problem{M: m, N: n, K: k, In: dispatch.BF16, Out: dispatch.BF16,
+	p := dispatch.Problem{M: m, N: n, K: k, Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16},
 		LDA: k, LDB: k, LDC: n, A: dispatch.DevicePtr(x), B: dispatch.DevicePtr(w), D: dispatch.DevicePtr(y), Alpha: 1}
 	err = eng.GEMM(&p, s) // validates, plans, launches asynchronously
 	var arg *dispatch.ArgError

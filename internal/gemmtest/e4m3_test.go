@@ -130,11 +130,14 @@ func TestE4M3ScaleLayouts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := Case{Name: "s", M: 3, N: 300, K: 260}
 	var pow2, other int
-	for _, ty := range E4M3Types() {
+	for _, ty := range AllTypes() {
+		if !ty.Scaled() {
+			continue
+		}
 		d := FillTypes(c, ty, rng, 0)
-		require.Equal(t, dispatch.E4M3, d.P.In)
-		require.Equal(t, ty.Out, d.P.Out)
-		require.Equal(t, ty.Scaling, d.P.Scaling)
+		require.Equal(t, dispatch.E4M3, d.P.Types.In)
+		require.Equal(t, ty.Out, d.P.Types.Out)
+		require.Equal(t, ty.Scaling, d.P.Types.Scaling)
 		na, nb := map[dispatch.Scaling][2]int{dispatch.ScalingTensor: {1, 1}, dispatch.ScalingRow: {3, 300}, dispatch.ScalingBlock: {3 * 3, 3 * 3}}[ty.Scaling][0],
 			map[dispatch.Scaling][2]int{dispatch.ScalingTensor: {1, 1}, dispatch.ScalingRow: {3, 300}, dispatch.ScalingBlock: {3 * 3, 3 * 3}}[ty.Scaling][1]
 		if ty.Scaling == dispatch.ScalingTensor && !ty.ScalePtrs {
@@ -166,7 +169,7 @@ func TestE4M3ScaleLayouts(t *testing.T) {
 // says: one hand-computed element per mode.
 func TestE4M3Reference(t *testing.T) {
 	c := Case{Name: "r", M: 2, N: 130, K: 130, Beta: 0.5, Bias: true, Alpha: 0.75}
-	d := FillTypes(c, Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}, rand.New(rand.NewPCG(1, 1)), 0)
+	d := FillTypes(c, Types{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}}, rand.New(rand.NewPCG(1, 1)), 0)
 	for i := range d.A {
 		d.A[i] = 0x38 // 1
 	}
@@ -186,12 +189,12 @@ func TestE4M3Reference(t *testing.T) {
 	require.InDelta(t, want, ref, 1e-12)
 	require.InDelta(t, 0.75*260+math.Abs(cterm)+math.Abs(bias), mag, 1e-12)
 
-	d.P.Scaling, d.ScaleA, d.ScaleB = dispatch.ScalingRow, []float32{1, 0.5}, make([]float32, 130)
+	d.P.Types.Scaling, d.ScaleA, d.ScaleB = dispatch.ScalingRow, []float32{1, 0.5}, make([]float32, 130)
 	d.ScaleB[129] = 3
 	ref, _ = d.reference(1, 129)
 	require.InDelta(t, 0.75*(130*2*0.5*3)+cterm+bias, ref, 1e-12)
 
-	d.P.Scaling, d.ScaleA, d.ScaleB, d.P.ScaleA, d.P.ScaleB = dispatch.ScalingTensor, nil, nil, 0.25, 1.5
+	d.P.Types.Scaling, d.ScaleA, d.ScaleB, d.P.ScaleA, d.P.ScaleB = dispatch.ScalingTensor, nil, nil, 0.25, 1.5
 	ref, _ = d.reference(1, 129)
 	require.InDelta(t, 0.75*(130*2*0.25*1.5)+cterm+bias, ref, 1e-12)
 }
@@ -209,12 +212,13 @@ func cpuCases() []Case {
 	return append(out, Case{Name: "k128-small", M: 5, N: 300, K: 640, Bias: true, Beta: 0.5})
 }
 
-// The CPU backend passes Check in every e4m3 combination: the reference,
-// the scales' layout and the tolerance agree with a float32 kernel.
-func TestCPUBackendPassesE4M3(t *testing.T) {
+// The CPU backend passes Check in every combination (AllTypes): the
+// reference, the scales' layout and the tolerance agree with a float32
+// kernel.
+func TestCPUBackendPassesEveryTypes(t *testing.T) {
 	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, ty := range E4M3Types() {
+	for _, ty := range AllTypes() {
 		for _, c := range cpuCases() {
 			d := FillTypes(c, ty, rng, 0)
 			require.NoError(t, d.Check(d.CPU()), "%s %s", c.Name, ty)
@@ -233,7 +237,7 @@ func truncate12(x float32) float32 { return math.Float32frombits(math.Float32bit
 func TestE4M3ToleranceCoversHopperAccumulator(t *testing.T) {
 	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(15, 16))
-	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}, {In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}} {
+	for _, ty := range []Types{{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}}, {Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock}}} {
 		for _, c := range []Case{{Name: "k5125", M: 4, N: 64, K: 5125}, {Name: "k16384", M: 2, N: 32, K: 16384, Bias: true}} {
 			d := FillTypes(c, ty, rng, 0)
 			hopper := d.cpu(128, 32, truncate12)
@@ -251,7 +255,7 @@ func TestE4M3ToleranceCoversHopperAccumulator(t *testing.T) {
 func TestE4M3ToleranceRejectsUnpromotedAccumulator(t *testing.T) {
 	skipUnderRace(t)
 	rng := rand.New(rand.NewPCG(19, 20))
-	for _, ty := range []Types{{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}, {In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}} {
+	for _, ty := range []Types{{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}}, {Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingRow}}} {
 		d := FillTypes(Case{Name: "k16384", M: 4, N: 256, K: 16384}, ty, rng, 0)
 		require.NoError(t, d.Check(d.cpu(128, 32, truncate12)), "%s promoted", ty)
 		unpromoted := d.cpu(16384, 32, truncate12)
@@ -265,7 +269,7 @@ func TestE4M3ToleranceRejectsUnpromotedAccumulator(t *testing.T) {
 // block.
 func TestE4M3CheckRejectsWrongOutputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
-	ty := Types{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingBlock}
+	ty := Types{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingBlock}}
 	d := FillTypes(Case{Name: "w", M: 3, N: 200, K: 384, LDC: 203}, ty, rng, 0)
 	good := d.CPU()
 	require.NoError(t, d.Check(good))

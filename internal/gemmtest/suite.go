@@ -32,12 +32,9 @@ func (c Case) Problem(dt dispatch.DType) dispatch.Problem { return c.ProblemOf(S
 // pointers): dtypes and, for e4m3, the scaling mode (ScaleBlock 128 with
 // ScalingBlock). The per-tensor scalars are FillTypes' to draw.
 func (c Case) ProblemOf(t Types) dispatch.Problem {
-	p := dispatch.Problem{M: c.M, N: c.N, K: c.K, In: t.In, Out: t.Out, LDA: c.LDA, LDB: c.LDB, LDC: c.LDC, Alpha: c.Alpha, Beta: c.Beta}
-	if t.In == dispatch.E4M3 {
-		p.Scaling = t.Scaling
-		if t.Scaling == dispatch.ScalingBlock {
-			p.ScaleBlock = kernels.ScaleBlockK
-		}
+	p := dispatch.Problem{M: c.M, N: c.N, K: c.K, Types: t.Types, LDA: c.LDA, LDB: c.LDB, LDC: c.LDC, Alpha: c.Alpha, Beta: c.Beta}
+	if t.Scaling == dispatch.ScalingBlock {
+		p.ScaleBlock = kernels.ScaleBlockK
 	}
 	if p.LDA == 0 {
 		p.LDA = c.K
@@ -159,13 +156,13 @@ func FillSampled(c Case, dt dispatch.DType, rng *rand.Rand, samples int) *Data {
 func FillTypes(c Case, t Types, rng *rand.Rand, samples int) *Data {
 	p := c.ProblemOf(t)
 	d := &Data{Case: c, Types: t, P: p}
-	d.A = Random(p.In, max(0, (p.M-1)*p.LDA+p.K)+c.OffA, rng)
-	d.B = Random(p.In, max(0, (p.N-1)*p.LDB+p.K)+c.OffB, rng)
-	d.C = Random(p.Out, p.M*p.LDC, rng)
+	d.A = Random(p.Types.In, max(0, (p.M-1)*p.LDA+p.K)+c.OffA, rng)
+	d.B = Random(p.Types.In, max(0, (p.N-1)*p.LDB+p.K)+c.OffB, rng)
+	d.C = Random(p.Types.Out, p.M*p.LDC, rng)
 	if c.Bias {
-		d.Bias = Random(p.Out, p.N, rng)
+		d.Bias = Random(p.Types.Out, p.N, rng)
 	}
-	if p.In == dispatch.E4M3 {
+	if p.Types.Scaled() {
 		d.drawScales(rng)
 	}
 	d.Ref, d.Mag = make([]float64, p.M*p.N), make([]float64, p.M*p.N)
@@ -204,7 +201,7 @@ func FillTypes(c Case, t Types, rng *rand.Rand, samples int) *Data {
 // |alpha|·Σ_k |a·sa·b·sb| + |beta·c| + |bias|: for e4m3 the sum over k runs
 // in 128-blocks, each block's products scaled by its scales (Scale).
 func (d *Data) reference(m, n int) (float64, float64) {
-	p, dt := d.P, d.P.In
+	p, dt := d.P, d.P.Types.In
 	var s, mag float64
 	for k0 := 0; k0 < p.K; k0 += kernels.ScaleBlockK {
 		var bs, bm float64
@@ -220,11 +217,11 @@ func (d *Data) reference(m, n int) (float64, float64) {
 	v := float64(p.Alpha) * s
 	mag *= math.Abs(float64(p.Alpha))
 	if p.Beta != 0 {
-		c := float64(p.Beta) * float64(FromBits(p.Out, d.C[m*p.LDC+n]))
+		c := float64(p.Beta) * float64(FromBits(p.Types.Out, d.C[m*p.LDC+n]))
 		v, mag = v+c, mag+math.Abs(c)
 	}
 	if d.Bias != nil {
-		b := float64(FromBits(p.Out, d.Bias[n]))
+		b := float64(FromBits(p.Types.Out, d.Bias[n]))
 		v, mag = v+b, mag+math.Abs(b)
 	}
 	return v, mag
@@ -255,7 +252,7 @@ func (d *Data) Worst(out []uint16) float64 {
 
 // check is Worst and Check.
 func (d *Data) check(out []uint16) (float64, error) {
-	p, dt := d.P, d.P.Out
+	p, dt := d.P, d.P.Types.Out
 	var bad []string
 	var num, den, worst float64
 	for m := 0; m < p.M; m++ {
@@ -307,7 +304,7 @@ func (d *Data) check(out []uint16) (float64, error) {
 // Check like every GPU kernel.
 func (d *Data) CPU() []uint16 {
 	blk := max(d.P.K, 1)
-	if d.P.In == dispatch.E4M3 {
+	if d.P.Types.In == dispatch.E4M3 {
 		blk = kernels.ScaleBlockK
 	}
 	return d.cpu(blk, 1, func(x float32) float32 { return x })
@@ -320,13 +317,13 @@ func (d *Data) CPU() []uint16 {
 // MMA promoted every 128 k, (K, 32, the same) one never promoted (see
 // eps8). blk must be 128 in 128-block mode.
 func (d *Data) cpu(blk, step int, round func(float32) float32) []uint16 {
-	p, dt := d.P, d.P.In
+	p, dt := d.P, d.P.Types.In
 	out := make([]uint16, p.M*p.LDC)
 	for i := range out {
 		out[i] = Poison
 	}
 	alpha := p.Alpha
-	if p.In == dispatch.E4M3 {
+	if p.Types.Scaled() {
 		if d.ScaleA == nil {
 			alpha = p.Alpha * p.ScaleA * p.ScaleB // folded: the scales are 1 below
 		}
@@ -351,12 +348,12 @@ func (d *Data) cpu(blk, step int, round func(float32) float32) []uint16 {
 			}
 			v := alpha * s
 			if p.Beta != 0 {
-				v += p.Beta * FromBits(p.Out, d.C[m*p.LDC+n])
+				v += p.Beta * FromBits(p.Types.Out, d.C[m*p.LDC+n])
 			}
 			if d.Bias != nil {
-				v += FromBits(p.Out, d.Bias[n])
+				v += FromBits(p.Types.Out, d.Bias[n])
 			}
-			out[m*p.LDC+n] = ToBits(p.Out, v)
+			out[m*p.LDC+n] = ToBits(p.Types.Out, v)
 		}
 	}
 	return out

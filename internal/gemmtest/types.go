@@ -9,54 +9,44 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// Types is what a test problem computes in: its input and output dtypes
-// and, for e4m3 inputs, the scaling mode and, for ScalingTensor, whether the
-// two scales are device pointers (ScaleAPtr, ScaleBPtr) rather than the
-// scalars ScaleA and ScaleB that the launch folds into alpha.
+// Types is what a test problem computes in and, for e4m3 per-tensor
+// scaling, whether the two scales are device pointers (ScaleAPtr,
+// ScaleBPtr) rather than the scalars ScaleA and ScaleB that the launch
+// folds into alpha.
 type Types struct {
-	In, Out   dispatch.DType
-	Scaling   dispatch.Scaling
+	dispatch.Types
 	ScalePtrs bool
 }
 
 // TypesOf is what problem p computes in.
 func TypesOf(p dispatch.Problem) Types {
-	t := Types{In: p.In, Out: p.Out}
-	if p.In == dispatch.E4M3 {
-		t.Scaling, t.ScalePtrs = p.Scaling, p.ScaleAPtr != 0
-	}
-	return t
+	return Types{Types: p.Types, ScalePtrs: p.Types.Scaled() && p.ScaleAPtr != 0}
 }
 
 // Same is dtype dt in and out (a 16-bit problem).
-func Same(dt dispatch.DType) Types { return Types{In: dt, Out: dt} }
+func Same(dt dispatch.DType) Types { return Types{Types: dispatch.Types{In: dt, Out: dt}} }
 
-// E4M3Types lists every e4m3 combination a kernel may be checked in: out
-// bf16 and f16, each per-tensor (scalars, then pointers), per-row and in
-// 128-blocks.
-func E4M3Types() []Types {
+// AllTypes lists every combination a kernel may be checked in: each
+// kernels.AllTypes, e4m3 per-tensor once with the scalars and once with
+// pointers.
+func AllTypes() []Types {
 	var out []Types
-	for _, o := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
-		out = append(out,
-			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingTensor},
-			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingTensor, ScalePtrs: true},
-			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingRow},
-			Types{In: dispatch.E4M3, Out: o, Scaling: dispatch.ScalingBlock})
+	for _, t := range kernels.AllTypes() {
+		out = append(out, Types{Types: t})
+		if t.Scaling == dispatch.ScalingTensor {
+			out = append(out, Types{Types: t, ScalePtrs: true})
+		}
 	}
 	return out
 }
 
-// String is "bf16" for a 16-bit problem, else "e4m3→bf16 row" (per-tensor:
-// "tensor" with the scalars, "tensor-ptr" with pointers).
+// String is the types' text ("bf16", "e4m3→bf16/row"), with " (scale
+// pointers)" for per-tensor scales through pointers.
 func (t Types) String() string {
-	if t.In != dispatch.E4M3 {
-		return t.In.String()
-	}
-	mode := t.Scaling.String()
 	if t.ScalePtrs && t.Scaling == dispatch.ScalingTensor {
-		mode += "-ptr"
+		return t.Types.String() + " (scale pointers)"
 	}
-	return fmt.Sprintf("%s→%s %s", t.In, t.Out, mode)
+	return t.Types.String()
 }
 
 // The e4m3 tolerance (Tolerance) and how it follows from the arithmetic.
@@ -107,9 +97,9 @@ const eps8 = 0x1p-9
 // 16-bit inputs the suite's allowance of one ulp.
 func (t Types) outRound() float64 {
 	switch {
-	case t.In != dispatch.E4M3 && t.Out == dispatch.F16:
+	case !t.Scaled() && t.Out == dispatch.F16:
 		return 0x1p-10
-	case t.In != dispatch.E4M3:
+	case !t.Scaled():
 		return 0x1p-7
 	case t.Out == dispatch.F16:
 		return 0x1p-11
@@ -122,7 +112,7 @@ func (t Types) outRound() float64 {
 // dimension k (see eps8 for the derivation).
 func (t Types) Tolerance(k int, ref, mag float64) float64 {
 	u := t.outRound()
-	if t.In != dispatch.E4M3 {
+	if !t.Scaled() {
 		return u*math.Abs(ref) + 1e-5*mag + 1e-6
 	}
 	kb := (k + kernels.ScaleBlockK - 1) / kernels.ScaleBlockK
@@ -131,7 +121,7 @@ func (t Types) Tolerance(k int, ref, mag float64) float64 {
 
 // ToleranceText says in one line what Tolerance accepts, for reports.
 func (t Types) ToleranceText() string {
-	if t.In != dispatch.E4M3 {
+	if !t.Scaled() {
 		return fmt.Sprintf("%s: |D−ref| ≤ %g·|ref| + 1e-5·Σ|terms| + 1e-6 (one output ulp)", t, t.outRound())
 	}
 	return fmt.Sprintf("%s: |D−ref| ≤ 2^%d·|ref| + (1+2^%d)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6 "+
@@ -144,13 +134,13 @@ func (t Types) ToleranceText() string {
 func (d *Data) scales(m, n, kb int) (sa, sb float32) {
 	p := d.P
 	switch {
-	case p.In != dispatch.E4M3:
+	case p.Types.In != dispatch.E4M3:
 		return 1, 1
 	case d.ScaleA == nil:
 		return p.ScaleA, p.ScaleB
-	case p.Scaling == dispatch.ScalingRow:
+	case p.Types.Scaling == dispatch.ScalingRow:
 		return d.ScaleA[m], d.ScaleB[n]
-	case p.Scaling == dispatch.ScalingBlock:
+	case p.Types.Scaling == dispatch.ScalingBlock:
 		kbs := blocks(p.K)
 		return d.ScaleA[kb*p.M+m], d.ScaleB[(n/kernels.ScaleBlockK)*kbs+kb]
 	}
@@ -179,12 +169,12 @@ func RandomScales(p *dispatch.Problem, ptrs bool, rng *rand.Rand) (sa, sb []floa
 		return s
 	}
 	switch {
-	case p.Scaling == dispatch.ScalingTensor && !ptrs:
+	case p.Types.Scaling == dispatch.ScalingTensor && !ptrs:
 		p.ScaleA, p.ScaleB = randomScale(rng), randomScale(rng)
 		return nil, nil
-	case p.Scaling == dispatch.ScalingRow:
+	case p.Types.Scaling == dispatch.ScalingRow:
 		return draw(p.M), draw(p.N)
-	case p.Scaling == dispatch.ScalingBlock:
+	case p.Types.Scaling == dispatch.ScalingBlock:
 		return draw(blocks(p.K) * p.M), draw(blocks(p.N) * blocks(p.K))
 	}
 	return draw(1), draw(1)

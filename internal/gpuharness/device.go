@@ -128,8 +128,8 @@ func (d *Device) Operands(data *gemmtest.Data) (*Operands, error) {
 		}
 		return b
 	}
-	a := keep(d.UploadAs(o.P.In, data.A))
-	b := keep(d.UploadAs(o.P.In, data.B))
+	a := keep(d.UploadAs(o.P.Types.In, data.A))
+	b := keep(d.UploadAs(o.P.Types.In, data.B))
 	c := keep(d.Upload(data.C))
 	o.Out = keep(d.Poisoned(o.P.M * o.P.LDC))
 	o.P.A, o.P.B, o.P.C, o.P.D = a.Ptr(data.OffA), b.Ptr(data.OffB), c.Ptr(0), o.Out.Ptr(0)

@@ -76,16 +76,11 @@ func (h *Harness) Close() {
 	_ = h.Context.Close()
 }
 
-// typesOf is what shape s is checked and timed in: dispatch.PlaceholderProblem's
-// types for its dtype, the problem the tuner plans (e4m3: out bf16,
-// per-tensor scalars), in s's scaling mode (row and block128 through scale
-// vectors).
+// typesOf is what shape s is checked and timed in: its types, with the
+// scales of the problem the tuner plans (dispatch.PlaceholderProblem:
+// per-tensor scalars, row and block128 scale vectors).
 func typesOf(s tuning.Shape) gemmtest.Types {
-	t := gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.DType))
-	if t.In == dispatch.E4M3 {
-		t.Scaling, t.ScalePtrs = s.Scaling, s.Scaling != dispatch.ScalingTensor
-	}
-	return t
+	return gemmtest.TypesOf(dispatch.PlaceholderProblem(s.M, s.N, s.K, s.Types))
 }
 
 // Checked draws fresh random operands for s in typesOf(s) (the reference at
@@ -136,16 +131,16 @@ func (r *Rotation) alloc(h *Harness, s tuning.Shape) error {
 		}
 		p.ScaleAPtr, p.ScaleBPtr = a.Ptr(0), b.Ptr(0)
 	}
-	a, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.M*s.K, h.rng)))
+	a, err := keep(h.UploadAs(p.Types.In, gemmtest.Random(p.Types.In, s.M*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
-	w0, err := keep(h.UploadAs(p.In, gemmtest.Random(p.In, s.N*s.K, h.rng)))
+	w0, err := keep(h.UploadAs(p.Types.In, gemmtest.Random(p.Types.In, s.N*s.K, h.rng)))
 	if err != nil {
 		return err
 	}
 	ws := []Buf{w0}
-	for len(ws) < tuning.WeightCopies(s.N, s.K, p.In, h.Engine.Device().L2Bytes) {
+	for len(ws) < tuning.WeightCopies(s.N, s.K, p.Types.In, h.Engine.Device().L2Bytes) {
 		w, err := keep(h.alloc(w0.N, w0.Size))
 		if err == nil {
 			err = h.CopyDevice(w.Base, w0.Base, w0.Bytes())
@@ -155,7 +150,7 @@ func (r *Rotation) alloc(h *Harness, s tuning.Shape) error {
 		}
 		ws = append(ws, w)
 	}
-	d, err := keep(h.alloc(s.M*s.N, p.Out.Size()))
+	d, err := keep(h.alloc(s.M*s.N, p.Types.Out.Size()))
 	if err != nil {
 		return err
 	}

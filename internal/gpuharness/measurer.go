@@ -93,7 +93,7 @@ func (g *Measurer) plan(p *dispatch.Problem, c tuning.Candidate) (dispatch.Plan,
 }
 
 func shapeOf(w tuning.Weight, m int) tuning.Shape {
-	return tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, DType: w.DType}
+	return tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, Types: w.Types}
 }
 
 // Check runs c on fresh random operands into a poisoned output and compares

@@ -158,3 +158,13 @@ func (f *GPU) Events(w tuning.Weight, m int, c tuning.Candidate, calls int) (tun
 	t, err := f.Time(w, m, c, calls)
 	return tuning.Timing{Median: t.Median + 5, P90: t.P90 + 6}, err
 }
+
+// Types reads the text form of a Types ("bf16", "e4m3→bf16/row") that a
+// test writes literally; a malformed one panics.
+func Types(text string) dispatch.Types {
+	t, err := kernels.ParseTypes(text)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
