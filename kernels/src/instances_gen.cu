@@ -382,6 +382,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -470,6 +479,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, true, 1>(p); }

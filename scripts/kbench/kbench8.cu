@@ -48,7 +48,7 @@ enum Kind { WS, DMMA, DFMA };
 #define WS8(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED)                                       \
   extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1)                        \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                    \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC>(p);                                     \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED>(p);                              \
   }
 #include "ws_instances_gen.h"
 #define DMMA8(NAME, NT8, RG, W, U, LV) \
@@ -96,13 +96,15 @@ struct Inst {
   int bm, bn, tile_k, threads, smem;
   bool swap, b128;
   bool pp;  // ping-pong consumers: launched persistent only
+  bool sk;  // stream-K scheduler: its own grid, no split-K factor
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
 #define WS_I(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED)\
-  {#NAME, NAME, WS, BM, BN, 128 * KB, ((SW ? BN : BM) / 64 + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128, PP},
-#define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false},
-#define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false},
+  {#NAME, NAME, WS, BM, BN, 128 * KB, ((SW ? BN : BM) / 64 + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128, PP, \
+   std::string(#SCHED) == "gr::ws_stream_k"},
+#define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false, false},
+#define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false, false},
 static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DMMAS(DMMA_I) GR_DFMA(DFMA_I)};
 
 // ---- data --------------------------------------------------------------------
@@ -138,8 +140,11 @@ static float rscale(uint32_t seed, uint64_t i) { return 0.05f + 1.95f * (hash32(
 
 // ---- launching ---------------------------------------------------------------
 static int sms;
+static uint32_t *sk_flags;  // GR_STREAMK_FLAGS words, zeroed once; stream-K kernels leave them zero
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
+  if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
+  p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), in.tile_k) * in.tile_k : p.k;
   if (in.kind == WS) {
     encode_kmajor(&p.tma_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.a, p.k, p.m, p.lda, in.bm);
@@ -149,6 +154,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
 // launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.
 static void launch(const gr_gemm_params &p, const Inst &in, cudaStream_t s, bool persistent = false) {
   dim3 grid((unsigned)cdiv(p.n, in.bn), (unsigned)cdiv(p.m, in.bm), (unsigned)p.split_k);
+  if (in.sk) persistent = false, grid = dim3((unsigned)std::min<int64_t>(grid.x * (int64_t)grid.y * cdiv(p.k, in.tile_k), sms), 1, 1);
   if (persistent || in.pp) grid = dim3((unsigned)std::min<int64_t>(grid.x * (int64_t)grid.y * grid.z, sms), 1, 1);
   in.fn<<<grid, in.threads, in.smem, s>>>(p);
   if (p.split_k > 1) reduce_bf16<<<(int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8), 256, 0, s>>>(p);
@@ -176,7 +182,7 @@ static int check_shape(const Shape &sh, bool quick) {
   CK(cudaMalloc(&c, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&d, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&bias, sh.n * 2));
-  CK(cudaMalloc(&ws, (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4));
+  CK(cudaMalloc(&ws, (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
   const int64_t nsa = std::max(kbl * sh.m, sh.m), nsb = std::max(cdiv(sh.n, 128) * kbl, sh.n);
   CK(cudaMalloc(&scale_a, nsa * 4));
   CK(cudaMalloc(&scale_b, nsb * 4));
@@ -315,7 +321,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
       float *ws;
       CK(cudaMalloc(&a, m * k));
       CK(cudaMalloc(&d, m * n * 2));
-      CK(cudaMalloc(&ws, 16 * m * n * 4));
+      CK(cudaMalloc(&ws, 16 * m * n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
       fill8<<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
       const double bytes = (double)m * k + (double)n * k + 2.0 * m * n, flops = 2.0 * m * n * k;
       double best = 1e30;
@@ -325,7 +331,8 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
         if (!candidate(in, m)) continue;
         const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
         for (int split : {1, 2, 3, 4, 6, 8})
-        for (int pers = in.pp; pers < (in.kind == WS && !in.swap && tiles * split > sms ? 2 : 1); ++pers) {
+          if (!in.sk || split == 1)
+        for (int pers = in.pp; pers < (in.kind == WS && !in.swap && !in.sk && tiles * split > sms ? 2 : 1); ++pers) {
           if (split > 1 && (tiles * split > 8 * sms || k / split < 512 || m > 256)) continue;
           std::vector<gr_gemm_params> ps(nrot);
           for (int i = 0; i < nrot; ++i) {
@@ -366,6 +373,8 @@ int main(int argc, char **argv) {
   sms = prop.multiProcessorCount;
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
   load_encode();
+  CK(cudaMalloc(&sk_flags, GR_STREAMK_FLAGS * 4));
+  CK(cudaMemset(sk_flags, 0, GR_STREAMK_FLAGS * 4));
   for (auto &in : insts)
     if (in.smem) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];

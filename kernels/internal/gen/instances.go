@@ -171,6 +171,12 @@ func e4m3Instances() []instance {
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true})
 		}
+		// stream-K e4m3 swap tiles for mid M (issue 20 item 4; experimental,
+		// not yet run): the 16-bit stream-K kernels' policy, promotion as above.
+		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
+			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
+				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, sk: true}})
+		}
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, b128: true})
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
