@@ -412,7 +412,11 @@ func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", label, strings.Join(cells, " | "))
 	}
-	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst.)\n")
+	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst. The per-row\n" +
+		"figures were measured when row-scaled problems routed by the per-tensor\n" +
+		"entries, as tables did before schema 3; the table now keys entries by the\n" +
+		"scaling, so until a tune writes per-row entries they route by the\n" +
+		"heuristic, which these figures do not measure.)\n")
 	return b.String()
 }
 
