@@ -25,6 +25,10 @@ type Options struct {
 	// sm80 image's compute_80 PTX): to test the Ampere kernels on a newer
 	// card. Off, Open loads native code only there, and faster.
 	JITImages bool
+	// BatchInvariant runs every GEMM in the batch-invariant mode
+	// (Limits.BatchInvariant): a row's output bits do not depend on the
+	// batch it is in.
+	BatchInvariant bool
 }
 
 // check returns an *ArgError for the first option Open cannot use.

@@ -116,7 +116,7 @@ func (e *Engine) open(opts Options) error {
 			return err
 		}
 	}
-	e.planner = NewPlanner(loaded, table, e.dev, Limits{WorkspaceBytes: opts.WorkspaceBytes})
+	e.planner = NewPlanner(loaded, table, e.dev, Limits{WorkspaceBytes: opts.WorkspaceBytes, BatchInvariant: opts.BatchInvariant})
 	return nil
 }
 

@@ -316,6 +316,9 @@ func (pl Plan) Explain() string {
 		return b.String()
 	}
 	r := pl.route
+	if r.class != "" {
+		fmt.Fprintf(&b, "mode: batch-invariant, reduction class %s (%s); split-K 1 at every M\n", r.class, r.classSource)
+	}
 	fmt.Fprintf(&b, "level: %s\nbucket: %s\n", pl.Level, r.bucket)
 	if r.source != "" {
 		fmt.Fprintf(&b, "source: %s\n", r.source)

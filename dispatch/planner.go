@@ -24,6 +24,10 @@ type route struct {
 	runnerUp   string
 	estimateUS float64
 	runnerUS   float64
+	// class is, in the batch-invariant mode, the reduction class every M
+	// of the weight runs in, and classSource where the choice came from;
+	// "" in the normal mode.
+	class, classSource string
 }
 
 // explanation is what planning one exact problem passed over: the table
@@ -66,6 +70,15 @@ type Limits struct {
 	// NoSplitK plans every problem without split-K, so that no plan needs
 	// a workspace.
 	NoSplitK bool
+	// BatchInvariant plans in the batch-invariant mode: for a given weight
+	// (N, K), types, alignment and these Limits, row i of D depends bit for
+	// bit on row i of A only, not on M or the other rows. Every M of a
+	// weight runs a kernel of one reduction class (the table entry's
+	// Invariant, else the default entry's, else the analytic model's
+	// choice) at split-K 1; a class is never left for another, so a
+	// problem no kernel of it fits fails with ErrNoKernel. Explain names
+	// the mode and the class. Off, plans are the normal mode's.
+	BatchInvariant bool
 }
 
 // withDefaults is l with its zero fields given their defaults.
@@ -302,6 +315,9 @@ func entrySource(e *Entry, prov Provenance) string {
 // route plans p from scratch, uncached, within key's limits: table levels,
 // then heuristic; the explanation says what it passed over.
 func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
+	if key.lim.BatchInvariant {
+		return pl.invariantRoute(p, key)
+	}
 	r, ex := &route{}, explanation{}
 	exact, def := pl.table.Find(pl.dev.Arch, key.types, p.N, p.K)
 	for _, lv := range []struct {
@@ -336,7 +352,7 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 		return r, ex
 	}
-	pl.heuristic(p, key, r, &ex)
+	pl.heuristic(p, key, "", r, &ex)
 	return r, ex
 }
 
@@ -344,8 +360,9 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 
 // heuristic picks, over the constraint survivors and their split-K factors,
-// the least estimated time at the top of p's power-of-two M class.
-func (pl *Planner) heuristic(p *Problem, key routeKey, r *route, ex *explanation) {
+// the least estimated time at the top of p's power-of-two M class; with a
+// class, over the survivors of that reduction class at split-K 1 only.
+func (pl *Planner) heuristic(p *Problem, key routeKey, class string, r *route, ex *explanation) {
 	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
@@ -353,8 +370,15 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, r *route, ex *explanation
 	lo, rep.M = mClassRange(key.mClass)
 	r.bucket = fmt.Sprintf("M class [%d, %d]", lo, rep.M)
 	best, second := math.Inf(1), math.Inf(1)
+	splits := splitChoices[:]
+	if class != "" {
+		splits = splitChoices[:1]
+	}
 	for _, k := range survivors {
-		for _, s := range splitChoices {
+		if class != "" && k.ReductionClass != class {
+			continue
+		}
+		for _, s := range splits {
 			if s > max(1, ceilDiv(p.K, k.TileK)) || !checkKernel(k, p, pl.dev, key.lim, s).ok() {
 				continue
 			}

@@ -53,6 +53,25 @@ type Entry struct {
 	Device  string   `yaml:"device,omitempty"` // the GPU that measured (or was modelled for) the entry
 	Date    string   `yaml:"date,omitempty"`   // YYYY-MM-DD
 	Buckets []Bucket `yaml:"buckets"`
+	// Invariant is the reduction class the batch-invariant mode
+	// (Limits.BatchInvariant) runs the entry's weight in, at every M; the
+	// default entry's holds for weights without an exact entry that has
+	// one. nil: the planner chooses a class by the analytic model.
+	Invariant *Invariant `yaml:"invariant,omitempty"`
+}
+
+// Invariant is an entry's choice of reduction class for the batch-invariant
+// mode (kernels.KernelSpec.ReductionClass), with where it came from. Every
+// M of the weight runs a kernel of the class at split-K 1.
+type Invariant struct {
+	Class  string `yaml:"class"`
+	Source string `yaml:"source"`           // SourceMeasured (autotune tune) or SourceModel
+	Device string `yaml:"device,omitempty"` // the GPU that measured (or was modelled for) the choice
+	Date   string `yaml:"date,omitempty"`   // YYYY-MM-DD
+	// WorstSlowdown is, when measured, the class's largest time over the
+	// normal mode's across the weight's M samples (1.07: 7 % slower at
+	// worst); it was the least of every class's (ChooseClass).
+	WorstSlowdown float64 `yaml:"worst_slowdown,omitempty"`
 }
 
 // Entry sources.
@@ -246,8 +265,12 @@ func (t *Table) Clone() *Table {
 	return &c
 }
 
-// clone returns e with its own buckets and times.
+// clone returns e with its own buckets, times and invariant choice.
 func (e Entry) clone() Entry {
+	if e.Invariant != nil {
+		inv := *e.Invariant
+		e.Invariant = &inv
+	}
 	e.Buckets = slices.Clone(e.Buckets)
 	for j := range e.Buckets {
 		e.Buckets[j].TimesUS = maps.Clone(e.Buckets[j].TimesUS)

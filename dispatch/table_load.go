@@ -554,6 +554,26 @@ func (l *loader) checkSource(e *Entry, m *yaml.Node) {
 	}
 }
 
+// checkInvariant checks an entry's invariant choice: a class name and a
+// source. A class that no kernel of the catalog has is not an error here
+// (a table outlives a kernel set): the planner passes over it and says so.
+func (l *loader) checkInvariant(e *Entry, m *yaml.Node) {
+	if e.Invariant == nil {
+		return
+	}
+	_, v := field(m, "invariant")
+	switch inv := e.Invariant; {
+	case !kernels.ValidClass(inv.Class):
+		l.errorf(at(v, "class"), "invariant: class %q: %s (autotune tune writes it)", inv.Class, kernels.ClassRule)
+	case inv.Source != SourceMeasured && inv.Source != SourceModel:
+		l.errorf(at(v, "source"), "invariant: source %q: use measured or model", inv.Source)
+	case inv.Source == SourceModel && inv.WorstSlowdown != 0:
+		l.errorf(at(v, "worst_slowdown"), "invariant: source: model, but worst_slowdown is set: a model choice holds no measurements (say source: measured, or drop it)")
+	case inv.WorstSlowdown < 0:
+		l.errorf(at(v, "worst_slowdown"), "invariant: worst_slowdown %g: a slowdown is a ratio of times, not negative", inv.WorstSlowdown)
+	}
+}
+
 // checkEntry validates entry e, read from mapping m.
 func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 	if e.Arch == 0 {
@@ -587,6 +607,7 @@ func (l *loader) checkEntry(e *Entry, m *yaml.Node, cat *kernels.Catalog) {
 		return
 	}
 	l.checkSource(e, m)
+	l.checkInvariant(e, m)
 	l.whole(m, "n", "k")
 	_, list := field(m, "buckets")
 	nodes := decoded(list)

@@ -61,7 +61,14 @@ type KernelSpec struct {
 	MaxSplitK    int    `json:"max_split_k"`
 	Reduction    string `json:"reduction"`
 	ReduceKernel string `json:"reduce_kernel,omitempty"`
-	IndexBits    int    `json:"index_bits"` // 32: offsets must stay below 2^31 elements; 64: any
+	// ReductionClass names the order in which the kernel sums K for one
+	// output element (see ValidClass): kernels of one class, given the same
+	// K, split-K factor and inputs, write the same bits for a row whatever
+	// M and the row's place in the batch (the generator states it from the
+	// family's descriptor; the GPU tests check it). "" for a kernel whose
+	// order depends on M (stream-K): the batch-invariant mode never runs it.
+	ReductionClass string `json:"reduction_class,omitempty"`
+	IndexBits      int    `json:"index_bits"` // 32: offsets must stay below 2^31 elements; 64: any
 	// LoadBytes is how many weight bytes one thread has in flight per
 	// pipeline stage; Registers the registers per thread ptxas reported (0:
 	// unknown). The heuristic level uses both to judge latency hiding.
@@ -419,6 +426,10 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("kernels without split-K have reduction \"none\" or \"stream_k\"")
 		case k.StreamK() && (!k.Persistent || k.Cluster > 1 || k.Threads < 128):
 			return nil, bad("stream-K kernels are persistent, without clusters, of whole warpgroups (threads ≥ 128)")
+		case k.ReductionClass != "" && !ValidClass(k.ReductionClass):
+			return nil, bad(fmt.Sprintf("reduction_class %q: %s", k.ReductionClass, ClassRule))
+		case k.StreamK() && k.ReductionClass != "":
+			return nil, bad("stream-K kernels have no reduction_class (their tiles' K splits depend on M)")
 		case k.IndexBits != 32 && k.IndexBits != 64:
 			return nil, bad("index_bits must be 32 or 64")
 		case k.TMA() && (k.TMABox[0] < 1 || k.TMABox[0] > 256 || k.TMABox[1] < 1 || k.TMABox[1] > 256):
@@ -467,6 +478,36 @@ func cloneKernels(ks []KernelSpec) []KernelSpec {
 		ks[i].Scalings = slices.Clone(ks[i].Scalings)
 	}
 	return ks
+}
+
+// ClassRule says what ValidClass accepts.
+const ClassRule = "a reduction class is 1 to 64 of the characters a-z, 0-9 and '.', as the manifest's reduction_class (e.g. wgmma16.seq)"
+
+// ValidClass reports whether class can be a reduction class's name.
+func ValidClass(class string) bool {
+	if class == "" || len(class) > 64 {
+		return false
+	}
+	for _, r := range class {
+		if !(r == '.' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Classes returns the reduction classes of the kernels that compute t and
+// run on a, sorted.
+func (c *Catalog) Classes(t Types, a Arch) []string {
+	var out []string
+	for i := range c.m.Kernels {
+		k := &c.m.Kernels[i]
+		if k.ReductionClass != "" && k.Computes(t) && k.RunsOn(a) && !slices.Contains(out, k.ReductionClass) {
+			out = append(out, k.ReductionClass)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // KernelNameRule says what ValidKernelName accepts.

@@ -58,6 +58,11 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"absurd split", func(k *KernelSpec) { k.MaxSplitK = 1 << 62 }, "max_split_k must be in [1, 1024]"}, // overflowed the workspace check
 		{"split without reduce kernel", func(k *KernelSpec) { k.ReduceKernel = "" }, "split-K kernels need"},
 		{"reduction without split", func(k *KernelSpec) { k.MaxSplitK = 1 }, `reduction "none"`},
+		{"class with a capital", func(k *KernelSpec) { k.ReductionClass = "WGMMA16.seq" }, `reduction_class "WGMMA16.seq": a reduction class is`},
+		{"class with a space", func(k *KernelSpec) { k.ReductionClass = "mma16 seq" }, "a reduction class is"},
+		{"stream-K with a class", func(k *KernelSpec) {
+			k.MaxSplitK, k.Reduction, k.ReduceKernel, k.Persistent, k.ReductionClass = 1, ReduceStreamK, "", true, "wgmma16.seq"
+		}, "stream-K kernels have no reduction_class"},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "dtypes bf16→e4m3: e4m3: bf16 inputs produce bf16"},
 		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "dtypes f32→bf16: f32 is not an input type"}, // f32 is only split-K's partials
@@ -276,4 +281,26 @@ func TestParseManifestHostile(t *testing.T) {
 		c.JITOnly(k, SM90)
 	}
 	assert.Less(t, time.Since(start), time.Second, "100 000 JITOnly over 4096 targets (it parsed each target each time: ~40 s)")
+}
+
+// Classes lists each class of the kernels that compute the types on the
+// arch once, sorted; kernels of other types or arch and kernels of no
+// class do not count.
+func TestCatalogClasses(t *testing.T) {
+	k := func(name string, in DType, arch Arch, class string) KernelSpec {
+		return KernelSpec{Name: name, Image: "sm90.fatbin", Family: "test", MinArch: arch, MaxArch: arch, In: in, Out: in,
+			Layout: LayoutTN, TileM: 16, TileN: 64, TileK: 64, Stages: 2, Threads: 128,
+			PtrAlign: 16, LDAlign: 16, KMultiple: 8, MaxSplitK: 1, Reduction: ReduceNone, IndexBits: 64,
+			Model:          Model{Kind: ModelTiled, RateShare: 0.5, StreamShare: 0.8, RasterGroup: 8},
+			Digest:         DigestOf([]byte(name)),
+			ReductionClass: class}
+	}
+	c, err := NewCatalog(Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}}, Kernels: []KernelSpec{
+		k("a", BF16, SM90, "wgmma16.seq"), k("b", BF16, SM90, "mma16.seq"), k("c", BF16, SM90, "wgmma16.seq"),
+		k("d", F16, SM90, "fma.v8.w8"), k("e", BF16, SM80, "fma.v8.w4"), k("f", BF16, SM90, ""),
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mma16.seq", "wgmma16.seq"}, c.Classes(Types{In: BF16, Out: BF16}, SM90))
+	assert.Equal(t, []string{"fma.v8.w8"}, c.Classes(Types{In: F16, Out: F16}, SM90))
+	assert.Empty(t, c.Classes(Types{In: F16, Out: F16}, SM80))
 }

@@ -141,6 +141,8 @@ type kernelArgs interface {
 	tile() tile
 	// values are the arguments in template order (ints and bools).
 	values() []any
+	// class is the kernel's reduction class (class.go), "" for none.
+	class() string
 	// check mirrors the template's static_asserts, so that a bad instance
 	// fails go test here rather than nvcc on the GPU runner.
 	check() error

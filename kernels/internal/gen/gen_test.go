@@ -287,3 +287,40 @@ func TestImageFlags(t *testing.T) {
 		assert.Equal(t, im.Flags, strings.TrimSpace(flags), im.File)
 	}
 }
+
+// Every instance but the stream-K ones states a reduction class; the
+// classes follow the order each template sums K in (class.go): decode_fma
+// by VEC and warps, decode_mma by LV and warps whatever its load policy,
+// ws_wgmma by its chains, tiled_wgmma with ws_wgmma's single chain.
+func TestReductionClasses(t *testing.T) {
+	list, err := instances()
+	require.NoError(t, err)
+	for _, in := range list {
+		a, sk := in.args.(wsWGMMAArgs)
+		sk = sk && a.sk
+		assert.Equal(t, sk, in.args.class() == "", "%s: stream-K kernels and only they have no class", in.suffix())
+		if c := in.args.class(); c != "" {
+			assert.True(t, kernels.ValidClass(c), "%s: class %q", in.suffix(), c)
+		}
+	}
+	for _, c := range []struct {
+		args kernelArgs
+		want string
+	}{
+		{decodeFMAArgs{bm: 1, bn: 2, vec: 8, warps: 8, u: 4}, "fma.v8.w8"},
+		{decodeFMAArgs{bm: 4, bn: 2, vec: 8, warps: 8, u: 2}, "fma.v8.w8"},
+		{decodeMMAArgs{bm: 16, bn: 32, warps: 4, u: 1, lv: 2}, "mma16.slice.lv2.w4"},
+		{decodeMMAArgs{bm: 8, bn: 16, warps: 4, u: 2, lv: 2, ld: ldStream}, "mma16.slice.lv2.w4"},
+		{tiledMMAArgs{bm: 128, bn: 128, bk: 32, wm: 2, wn: 4, stages: 4, aligned: true}, "mma16.seq"},
+		{tiledWGMMAArgs{bm: 128, bn: 256, stages: 4}, "wgmma16.seq"},
+		{wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1}, "wgmma16.seq"},
+		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true}, "wgmma16.seq"},
+		{wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true}, "wgmma16.nacc4"},
+		{wsWGMMAArgs{bm: 64, bn: 128, stages: 4, kb: 2, swap: true}, "wgmma16.nacc4"},
+		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, swap: true}, "wgmma16.nacc2"},
+		{wsWGMMAArgs{bm: 32, bn: 128, stages: 8, kb: 1, swap: true, fp8: true}, "wgmma32.p128.nacc4"},
+		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, sk: true}, ""},
+	} {
+		assert.Equal(t, c.want, c.args.class(), "%+v", c.args)
+	}
+}

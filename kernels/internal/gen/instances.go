@@ -315,6 +315,7 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 		k.Scalings = f.scalings
 	}
 	k.Experimental = in.experimental
+	k.ReductionClass = in.args.class()
 	k.Persistent = f.persistent
 	if f.cluster > 1 {
 		k.Cluster = f.cluster

@@ -1,0 +1,80 @@
+package tuning
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// classTimes is a Measurer whose time for a kernel is its class's: fast
+// for one class, twice that for every other; wrong fails the gate for a
+// class's kernels.
+type classTimes struct {
+	idle
+	cat         *kernels.Catalog
+	fast, wrong string
+	checked     int
+}
+
+func (c *classTimes) Check(_ Weight, _ int, cand Candidate) error {
+	c.checked++
+	if c.cat.Kernel(cand.Kernel).ReductionClass == c.wrong {
+		return fmt.Errorf("%w: poisoned", ErrWrong)
+	}
+	return nil
+}
+
+func (c *classTimes) Time(_ Weight, _ int, cand Candidate, _ int) (Timing, error) {
+	if c.cat.Kernel(cand.Kernel).ReductionClass == c.fast {
+		return Timing{Median: 10, P90: 11}, nil
+	}
+	return Timing{Median: 20, P90: 21}, nil
+}
+
+// The class of least worst slowdown against the normal table wins, with
+// the slowdown recorded as measured; a class the gate fails at some M is
+// out; a measurer's other error stops the choice.
+func TestChooseInvariant(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	table, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	pl := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{})
+	w := Weight{Name: "o", Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, N: 4096, K: 4096}
+	ms := []int{1, 16, 256, 4096}
+
+	m := &classTimes{cat: cat, fast: "wgmma16.seq"}
+	inv, err := ChooseInvariant(m, pl, w, ms, 20)
+	require.NoError(t, err)
+	assert.Equal(t, "wgmma16.seq", inv.Class)
+	assert.Equal(t, dispatch.SourceMeasured, inv.Source)
+	assert.Equal(t, dispatch.H200.Name, inv.Device)
+	assert.InDelta(t, 1.0, inv.WorstSlowdown, 1e-9, "never slower than the normal table, which runs it at M = 4096")
+
+	m = &classTimes{cat: cat, fast: "wgmma16.seq", wrong: "wgmma16.seq"}
+	inv, err = ChooseInvariant(m, pl, w, ms, 20)
+	require.ErrorIs(t, err, ErrWrong, "the normal table's own kernel at M = 4096 fails the gate")
+	assert.Empty(t, inv.Class)
+
+	m = &classTimes{cat: cat, fast: "wgmma16.nacc2", wrong: "wgmma16.nacc2"} // the fastest, were it right (the normal table runs none)
+	inv, err = ChooseInvariant(m, pl, w, ms, 20)
+	require.NoError(t, err)
+	assert.NotEqual(t, "wgmma16.nacc2", inv.Class)
+	assert.InDelta(t, 1.0, inv.WorstSlowdown, 1e-9)
+
+	_, err = ChooseInvariant(failing{}, pl, w, ms, 20)
+	require.ErrorIs(t, err, errDevice)
+}
+
+var errDevice = errors.New("device lost")
+
+// failing is a Measurer whose every check fails with a device error.
+type failing struct{ idle }
+
+func (failing) Check(Weight, int, Candidate) error { return errDevice }

@@ -1,0 +1,174 @@
+package dispatch
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// modelMs are the Ms at which the analytic model compares a reduction
+// class with the normal mode, for a weight whose table entries choose none:
+// the powers of two up to 4096, the tuner's range.
+var modelMs = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}
+
+// invariantRoute plans p in the batch-invariant mode (Limits.BatchInvariant):
+// the class of p's weight — the exact entry's Invariant, the default
+// entry's, or the model's choice, the same for every M — and then the
+// kernel of that class for this M (classRoute).
+func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation) {
+	var ex explanation
+	classes := pl.cat.Classes(key.types, pl.dev.Arch)
+	exact, def := pl.table.Find(pl.dev.Arch, key.types, p.N, p.K)
+	for _, lv := range []struct {
+		e     *Entry
+		level Level
+	}{{exact, LevelExact}, {def, LevelDefault}} {
+		switch {
+		case lv.e == nil || lv.e.Invariant == nil:
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: no reduction class in the table for %s %s N=%d K=%d", lv.level, pl.dev.Arch, key.types, p.N, p.K))
+		case !slices.Contains(classes, lv.e.Invariant.Class):
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: reduction class %s, which no kernel of the catalog computing %s on %s has: retune the table", lv.level, lv.e.Invariant.Class, key.types, pl.dev.Arch))
+		default:
+			inv := lv.e.Invariant
+			src := fmt.Sprintf("the analytic model's choice for %s (%s), not measured", inv.Device, inv.Date)
+			if inv.Source == SourceMeasured {
+				src = fmt.Sprintf("measured on %s (%s), worst slowdown ×%.2f against the normal mode", inv.Device, inv.Date, inv.WorstSlowdown)
+			}
+			return pl.inClass(p, key, inv.Class, lv.level, src, ex)
+		}
+	}
+	class, worst := pl.modelClass(p, classes)
+	src := fmt.Sprintf("the analytic model's choice over M = 1…4096, estimated worst slowdown ×%.2f against the normal mode, not measured", worst)
+	return pl.inClass(p, key, class, LevelHeuristic, src, ex)
+}
+
+// inClass is p's route in reduction class class, chosen at level from
+// src: the normal mode's kernel for p when it is of the class and fits at
+// split-K 1, else the heuristic's best of the class at split-K 1.
+func (pl *Planner) inClass(p *Problem, key routeKey, class string, level Level, src string, ex explanation) (*route, explanation) {
+	normal := key
+	normal.lim.BatchInvariant = false
+	r, nex := pl.route(p, normal)
+	if r.kernel == nil || r.kernel.ReductionClass != class || !checkKernel(r.kernel, p, pl.dev, key.lim, 1).ok() {
+		r = &route{}
+		pl.heuristic(p, key, class, r, &nex)
+	}
+	r.level, r.splitK, r.class, r.classSource = level, 1, class, src
+	ex.rejected, ex.kernels = nex.rejected, nex.kernels
+	ex.notes = append(ex.notes, nex.notes...)
+	return r, ex
+}
+
+// modelClass is the class among classes whose estimated worst slowdown
+// against the normal mode's estimate over modelMs is least (ChooseClass),
+// for p's weight; "" when there is none. It judges within the planner's
+// own Limits, not key's (a stream being captured without a workspace plans
+// with NoSplitK), so that every stream gets the same class.
+func (pl *Planner) modelClass(p *Problem, classes []string) (string, float64) {
+	lim := pl.lim
+	normal := make([]float64, len(modelMs))
+	byClass := make(map[string][]float64, len(classes))
+	for _, c := range classes {
+		byClass[c] = make([]float64, len(modelMs))
+	}
+	for i, m := range modelMs {
+		q := *p
+		q.M = m
+		normal[i] = math.Inf(1)
+		for c := range byClass {
+			byClass[c][i] = math.Inf(1)
+		}
+		survivors, _ := filter(pl.cat, &q, pl.dev, lim)
+		for _, k := range survivors {
+			for _, s := range splitChoices {
+				if s > max(1, ceilDiv(q.K, k.TileK)) || !checkKernel(k, &q, pl.dev, lim, s).ok() {
+					continue
+				}
+				t := EstimateSeconds(k, &q, s, pl.dev)
+				normal[i] = min(normal[i], t)
+				if s == 1 && k.ReductionClass != "" {
+					byClass[k.ReductionClass][i] = min(byClass[k.ReductionClass][i], t)
+				}
+			}
+		}
+	}
+	return ChooseClass(normal, byClass)
+}
+
+// ChooseClass returns the reduction class whose worst slowdown against the
+// normal mode is least, and that slowdown: normal[i] is the normal mode's
+// time at the i-th M sample, byClass[c][i] class c's there (+Inf or 0
+// where none of its kernels runs: the class is out). A sample the normal
+// mode has no time for is skipped. A tie goes to the class of least total
+// time, then to the first name. "" and +Inf when no class has every
+// sample. The planner chooses by estimates, the tuner by measurements.
+func ChooseClass(normal []float64, byClass map[string][]float64) (class string, worst float64) {
+	worst, total := math.Inf(1), math.Inf(1)
+	for _, c := range sortedKeys(byClass) {
+		ts := byClass[c]
+		w, sum := 0.0, 0.0
+		for i, n := range normal {
+			switch {
+			case !(n > 0) || math.IsInf(n, 1):
+				continue
+			case i >= len(ts) || !(ts[i] > 0):
+				w = math.Inf(1)
+			default:
+				w, sum = max(w, ts[i]/n), sum+ts[i]
+			}
+		}
+		if w < worst || w == worst && sum < total && !math.IsInf(w, 1) {
+			class, worst, total = c, w, sum
+		}
+	}
+	return class, worst
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// PlanClass plans p in the batch-invariant mode in the named reduction
+// class, bypassing the table's choice of class (the tuner measures each
+// class so). class must be a class name (kernels.ValidClass) that a kernel
+// computing p's types on the planner's device has: else an *ArgError on
+// "class". A problem no kernel of the class fits is ErrNoKernel.
+func (pl *Planner) PlanClass(p *Problem, class string) (Plan, error) {
+	if err := pl.check(p); err != nil {
+		return Plan{}, err
+	}
+	lim := pl.lim
+	lim.BatchInvariant = true
+	key := pl.key(p, lim)
+	if err := pl.checkClass(key, class); err != nil {
+		return Plan{}, err
+	}
+	if p.empty() {
+		return noop(p), nil
+	}
+	r, _ := pl.inClass(p, key, class, LevelForced, "forced (Planner.PlanClass)", explanation{})
+	if r.kernel == nil {
+		return Plan{}, pl.noKernelError(p, lim)
+	}
+	return geometry(p, r, pl, pl.dev.SMs, lim), nil
+}
+
+// checkClass returns an *ArgError when class is not a class of key's
+// types on the planner's device.
+func (pl *Planner) checkClass(key routeKey, class string) error {
+	if !kernels.ValidClass(class) {
+		return &ArgError{Field: "class", Value: class, Rule: kernels.ClassRule}
+	}
+	if classes := pl.cat.Classes(key.types, pl.dev.Arch); !slices.Contains(classes, class) {
+		return &ArgError{Field: "class", Value: class, Rule: fmt.Sprintf("no kernel of the catalog computes %s on %s in this reduction class: use one of %v", key.types, pl.dev.Arch, classes)}
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package dispatch
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// invariantMs are the batch sizes of issue 21's GPU test.
+var invariantMs = []int{1, 2, 7, 16, 33, 100, 257, 1024, 4096}
+
+// In the batch-invariant mode every M of a weight plans a kernel of one
+// reduction class at split-K 1, and Explain names the mode and the class;
+// the weights tuned, untuned, and odd.
+func TestBatchInvariantOneClassPerWeight(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	table, err := DefaultTable()
+	require.NoError(t, err)
+	pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true})
+	for _, types := range []Types{{In: BF16, Out: BF16}, {In: F16, Out: F16}, {In: E4M3, Out: BF16}, {In: E4M3, Out: BF16, Scaling: ScalingRow}} {
+		for _, w := range [][2]int{{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}, {5120, 13824}, {769, 5125}} {
+			if types.In == E4M3 && w[1]%16 != 0 {
+				continue
+			}
+			class := ""
+			for _, m := range invariantMs {
+				p := PlaceholderProblem(m, w[0], w[1], types)
+				plan, err := pl.Plan(&p)
+				require.NoError(t, err, "%s %v M=%d", types, w, m)
+				require.NotEmpty(t, plan.Kernel.ReductionClass, "%s %v M=%d: %s", types, w, m, plan.Kernel.Name)
+				if class == "" {
+					class = plan.Kernel.ReductionClass
+				}
+				assert.Equal(t, class, plan.Kernel.ReductionClass, "%s %v M=%d: %s", types, w, m, plan.Kernel.Name)
+				assert.Equal(t, 1, plan.SplitK, "%s %v M=%d", types, w, m)
+				assert.Contains(t, plan.Explain(), "mode: batch-invariant, reduction class "+class)
+			}
+		}
+	}
+}
+
+// A table's class routes every M of its weight (measured, with its
+// provenance in Explain); a class the catalog lacks is passed over with a
+// note for the default entry's; the normal mode ignores both.
+func TestBatchInvariantTableClass(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	bf16 := Types{In: BF16, Out: BF16}
+	table := &Table{Schema: TableSchema, Entries: []Entry{
+		{Arch: SM90, Types: bf16, Layout: "tn", N: 4096, K: 4096, Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
+			Invariant: &Invariant{Class: "mma16.seq", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.5}},
+		{Arch: SM90, Types: bf16, Layout: "tn", N: 6144, K: 4096, Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
+			Invariant: &Invariant{Class: "gone.class", Source: SourceMeasured}},
+		{Arch: SM90, Types: bf16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
+			Invariant: &Invariant{Class: "wgmma16.nacc4", Source: SourceModel}},
+	}}
+	pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true})
+	for _, m := range invariantMs {
+		p := PlaceholderProblem(m, 4096, 4096, bf16)
+		plan, err := pl.Plan(&p)
+		require.NoError(t, err)
+		assert.Equal(t, "mma16.seq", plan.Kernel.ReductionClass, "M=%d", m)
+		assert.Equal(t, LevelExact, plan.Level)
+		assert.Contains(t, plan.Explain(), "reduction class mma16.seq (measured on NVIDIA H200 (2026-12-02), worst slowdown ×1.50")
+
+		p = PlaceholderProblem(m, 6144, 4096, bf16)
+		plan, err = pl.Plan(&p)
+		require.NoError(t, err)
+		assert.Equal(t, "wgmma16.nacc4", plan.Kernel.ReductionClass, "M=%d", m)
+		assert.Equal(t, LevelDefault, plan.Level)
+		assert.Contains(t, plan.Explain(), "reduction class gone.class, which no kernel of the catalog")
+	}
+	normal := NewPlanner(cat, table, H200, Limits{})
+	p := PlaceholderProblem(4096, 4096, 4096, bf16)
+	plan, err := normal.Plan(&p)
+	require.NoError(t, err)
+	assert.NotContains(t, plan.Explain(), "batch-invariant")
+}
+
+// A stream being captured without a workspace (NoSplitK) gets the class
+// the other streams get.
+func TestBatchInvariantClassIgnoresCapture(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	free := NewPlanner(cat, nil, H200, Limits{BatchInvariant: true})
+	capt := NewPlanner(cat, nil, H200, Limits{BatchInvariant: true, NoSplitK: true})
+	for _, m := range invariantMs {
+		p := PlaceholderProblem(m, 4096, 14336, Types{In: BF16, Out: BF16})
+		a, err := free.Plan(&p)
+		require.NoError(t, err)
+		b, err := capt.Plan(&p)
+		require.NoError(t, err)
+		assert.Equal(t, a.Kernel.ReductionClass, b.Kernel.ReductionClass, "M=%d", m)
+	}
+}
+
+// PlanClass plans in the class it is given, and refuses a malformed class
+// and one no kernel of the types has, naming the argument and the rule.
+func TestPlanClass(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	pl := NewPlanner(cat, nil, H200, Limits{})
+	p := PlaceholderProblem(300, 4096, 4096, Types{In: BF16, Out: BF16})
+	plan, err := pl.PlanClass(&p, "wgmma16.nacc2")
+	require.NoError(t, err)
+	assert.Equal(t, "wgmma16.nacc2", plan.Kernel.ReductionClass)
+	assert.Equal(t, LevelForced, plan.Level)
+	for _, c := range []struct{ class, rule string }{
+		{"Bad Class", "a reduction class is"},
+		{"wgmma32.p128.nacc4", "no kernel of the catalog computes bf16 on sm_90 in this reduction class: use one of"},
+	} {
+		_, err := pl.PlanClass(&p, c.class)
+		var arg *ArgError
+		require.ErrorAs(t, err, &arg, c.class)
+		require.ErrorIs(t, err, ErrInvalidArgument)
+		assert.Equal(t, "class", arg.Field)
+		assert.Contains(t, arg.Rule, c.rule)
+	}
+}
+
+// ChooseClass takes the class of least worst slowdown, not of least total
+// time; a class missing a sample is out; ties go to the least total.
+func TestChooseClass(t *testing.T) {
+	inf := math.Inf(1)
+	normal := []float64{10, 20, 100}
+	c, worst := ChooseClass(normal, map[string][]float64{
+		"fast.mostly": {10, 20, 200}, // ×2 at the last sample
+		"even":        {13, 26, 130}, // ×1.3 everywhere
+		"gappy":       {10, inf, 100},
+	})
+	assert.Equal(t, "even", c)
+	assert.InDelta(t, 1.3, worst, 1e-12)
+	c, _ = ChooseClass(normal, map[string][]float64{"a": {13, 26, 130}, "b": {13, 20, 100}})
+	assert.Equal(t, "b", c, "equal worst: the least total")
+	c, worst = ChooseClass(normal, map[string][]float64{"gappy": {10, 0, 100}})
+	assert.Empty(t, c)
+	assert.True(t, math.IsInf(worst, 1))
+}
+
+// An entry's invariant choice saves and loads back; a malformed class, an
+// unknown source and a model choice with a measurement are refused with
+// their line and the rule.
+func TestLoadTableInvariant(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	k := cat.Kernel("gemmroute_sm90_decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16")
+	require.NotNil(t, k)
+	table := &Table{Schema: TableSchema, Provenance: Provenance{Source: "measured"}, Entries: []Entry{
+		{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 4096,
+			Buckets:   []Bucket{{MinM: 1, Kernel: k.Name, Digest: k.Digest, SplitK: 1}},
+			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25}},
+	}}
+	data, err := table.Marshal()
+	require.NoError(t, err)
+	back, err := LoadTable("t.yaml", data, cat)
+	require.NoError(t, err)
+	assert.Equal(t, table.Entries[0].Invariant, back.Entries[0].Invariant)
+	for _, c := range []struct{ edit func(*Invariant) }{
+		{func(inv *Invariant) { inv.Class = "FMA" }},
+		{func(inv *Invariant) { inv.Source = "guess" }},
+		{func(inv *Invariant) { inv.Source = SourceModel }},
+	} {
+		bad := table.Clone()
+		c.edit(bad.Entries[0].Invariant)
+		data, err := bad.Marshal()
+		require.NoError(t, err)
+		_, err = LoadTable("t.yaml", data, cat)
+		require.ErrorIs(t, err, ErrTable)
+		assert.Contains(t, err.Error(), "invariant:")
+	}
+}

@@ -1,0 +1,42 @@
+package dispatch
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestNormalPlansUnchanged plans both ends of every bucket of the committed
+// table (a default entry at N = K = 4096) on its arch's device and compares
+// kernel, split-K and level with testdata/normal_plans.txt, written by this
+// test before the batch-invariant mode existed (commit it never again from
+// the test's output): the normal mode's plans do not move.
+func TestNormalPlansUnchanged(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	table, err := DefaultTable()
+	require.NoError(t, err)
+	devs := map[Arch]DeviceInfo{SM80: A100, SM90: H200}
+	var b strings.Builder
+	for _, e := range table.Entries {
+		pl := NewPlanner(cat, table, devs[e.Arch], Limits{})
+		n, k := e.N, e.K
+		if n == 0 {
+			n, k = 4096, 4096
+		}
+		for _, bk := range e.Buckets {
+			for _, m := range []int{bk.MinM, max(bk.MaxM, 2*bk.MinM)} {
+				p := PlaceholderProblem(m, n, k, e.Types)
+				plan, err := pl.Plan(&p)
+				require.NoError(t, err, "%s M=%d", e.Key(), m)
+				fmt.Fprintf(&b, "%s M=%d: %s split-K %d, %s\n", e.Key(), m, plan.Kernel.Name, plan.SplitK, plan.Level)
+			}
+		}
+	}
+	want, err := os.ReadFile("testdata/normal_plans.txt")
+	require.NoError(t, err)
+	require.Equal(t, string(want), b.String())
+}
