@@ -86,6 +86,9 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			}
 			elapsed := time.Since(start)
 			t, _, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver), tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
+			if err == nil && f.invariant { // each tuned weight's reduction class, judged against t
+				err = tuning.Invariants(cfg, ms[0], t)
+			}
 			if err == nil {
 				err = saveTable(f.out, t)
 			}
@@ -114,6 +117,7 @@ type tuneFlags struct {
 	configFlags
 	rooflineFlags
 	out, report, peer, devices, driver string
+	invariant                          bool
 }
 
 func (f *tuneFlags) register(fs *flag.FlagSet) {
@@ -131,6 +135,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 	} {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}
+	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
 }
 
 // saveTable writes t to path atomically.

@@ -75,3 +75,28 @@ func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps 
 	return dispatch.Invariant{Class: class, Source: dispatch.SourceMeasured, Device: dev.Name,
 		Date: time.Now().UTC().Format(time.DateOnly), WorstSlowdown: round2(worst)}, nil
 }
+
+// Invariants chooses, with m, the reduction class of every weight of cfg
+// that t holds an exact entry for (ChooseInvariant at the upper edge of
+// every span, cfg.Reps replays) and records it in that entry. t is the
+// tuned table: the normal mode the classes are judged against.
+func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
+	dev := m.Device()
+	pl := dispatch.NewPlanner(cfg.Catalog, t, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
+	var ms []int
+	for _, s := range Spans(cfg.MaxM) {
+		ms = append(ms, s.Hi)
+	}
+	for _, w := range cfg.Weights {
+		e, _ := t.Find(dev.Arch, w.Types, w.N, w.K)
+		if e == nil {
+			continue
+		}
+		inv, err := ChooseInvariant(m, pl, w, ms, cfg.Reps)
+		if err != nil {
+			return fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
+		}
+		e.Invariant = &inv
+	}
+	return nil
+}

@@ -78,3 +78,35 @@ var errDevice = errors.New("device lost")
 type failing struct{ idle }
 
 func (failing) Check(Weight, int, Candidate) error { return errDevice }
+
+// Invariants records the measured class in the exact entry of every tuned
+// weight the table holds, leaves the weights it has no exact entry for
+// (and the default entry) alone, and passes a measurer's error on.
+func TestInvariants(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	base, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	table := base.Clone()
+	bf16 := dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}
+	o := Weight{Name: "o", Types: bf16, N: 4096, K: 4096}
+	untuned := Weight{Name: "untuned", Types: bf16, N: 1234 * 8, K: 4096}
+	cfg := DefaultConfig(cat, []Weight{o, untuned})
+	cfg.MaxM = 256
+	require.NoError(t, Invariants(&cfg, &classTimes{cat: cat, fast: "wgmma16.seq"}, table))
+	exact, def := table.Find(dispatch.H200.Arch, bf16, o.N, o.K)
+	require.NotNil(t, exact)
+	require.NotNil(t, exact.Invariant, "the tuned weight's entry records its class")
+	assert.Equal(t, "wgmma16.seq", exact.Invariant.Class)
+	assert.Equal(t, dispatch.SourceMeasured, exact.Invariant.Source)
+	require.NotNil(t, def)
+	assert.Nil(t, def.Invariant, "the default entry is not chosen here")
+	none, _ := table.Find(dispatch.H200.Arch, bf16, untuned.N, untuned.K)
+	assert.Nil(t, none, "no entry made for a weight the table lacks")
+	baseExact, _ := base.Find(dispatch.H200.Arch, bf16, o.N, o.K)
+	assert.Nil(t, baseExact.Invariant, "the table it was cloned from is untouched")
+
+	err = Invariants(&cfg, failing{}, base.Clone())
+	require.ErrorIs(t, err, errDevice)
+	assert.Contains(t, err.Error(), "the batch-invariant class of o")
+}
