@@ -59,11 +59,11 @@ func peerDType(dt dispatch.DType) string {
 
 // Points lists every M a tuning run with buckets up to maxM times (sample
 // and probe Ms) per weight, as a shapes CSV peer_cublas.py reads: the input
-// dtype and, for e4m3, the scaling (peer_cublas.py writes e4m3 to bf16, as
-// ShapeOf reads such a row).
+// dtype, for e4m3 the scaling, and the output dtype (peer_cublas.py times
+// e4m3 → bf16 or → fp16 as the out column says, and ShapeOf reads it back).
 func Points(weights []tuning.Weight, maxM int) []byte {
 	var b strings.Builder
-	b.WriteString("name,M,N,K,dtype,scaling\n")
+	b.WriteString("name,M,N,K,dtype,scaling,out\n")
 	for _, w := range weights {
 		scaling := ""
 		if w.Types.Scaled() {
@@ -73,7 +73,7 @@ func Points(weights []tuning.Weight, maxM int) []byte {
 			ms := s.TimedMs()
 			slices.Sort(ms)
 			for _, m := range ms {
-				fmt.Fprintf(&b, "%s,%d,%d,%d,%s,%s\n", w.Name, m, w.N, w.K, peerDType(w.Types.In), scaling)
+				fmt.Fprintf(&b, "%s,%d,%d,%d,%s,%s,%s\n", w.Name, m, w.N, w.K, peerDType(w.Types.In), scaling, peerDType(w.Types.Out))
 			}
 		}
 	}

@@ -111,13 +111,21 @@ func TestPoints(t *testing.T) {
 	ws, err := tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("bf16")})
 	require.NoError(t, err)
 	data := string(Points(ws, 8))
-	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype,scaling\nl3-8b.qkv,1,6144,4096,bf16,\nl3-8b.qkv,2,6144,4096,bf16,\n"))
-	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16,\n", "probe Ms too")
-	ws, err = tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("f16"), tuningtest.Types("e4m3→bf16/row")})
+	assert.True(t, strings.HasPrefix(data, "name,M,N,K,dtype,scaling,out\nl3-8b.qkv,1,6144,4096,bf16,,bf16\nl3-8b.qkv,2,6144,4096,bf16,,bf16\n"))
+	assert.Contains(t, data, "l3-8b.down,6,4096,14336,bf16,,bf16\n", "probe Ms too")
+	ws, err = tuning.ModelWeights("llama3-8b", []dispatch.Types{tuningtest.Types("f16"), tuningtest.Types("e4m3→bf16/row"), tuningtest.Types("e4m3→f16")})
 	require.NoError(t, err)
 	data = string(Points(ws, 1))
-	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16,\n", "in peer_cublas.py's spelling")
-	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,e4m3,row\n", "e4m3 with its scaling")
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,fp16,,fp16\n", "in peer_cublas.py's spelling")
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,e4m3,row,bf16\n", "e4m3 with its scaling")
+	assert.Contains(t, data, "l3-8b.qkv,1,6144,4096,e4m3,tensor,fp16\n", "and its output type")
+	// what points writes, the peer's CSV carries back: e4m3 → f16 joins its own shape
+	path := filepath.Join(t.TempDir(), "peer.csv")
+	require.NoError(t, os.WriteFile(path, []byte("name,M,N,K,dtype,scaling,out,graph_us,status\nq,1,8,8,e4m3,tensor,fp16,3.5,ok\nq,1,8,8,e4m3,tensor,bf16,4.5,ok\n"), 0o644))
+	peer, err := ReadPeer(path)
+	require.NoError(t, err)
+	assert.Equal(t, 3.5, peer.US(tuning.Shape{Name: "q", M: 1, N: 8, K: 8, Types: tuningtest.Types("e4m3→f16")}))
+	assert.Equal(t, 4.5, peer.US(tuning.Shape{Name: "q", M: 1, N: 8, K: 8, Types: tuningtest.Types("e4m3→bf16")}))
 }
 
 // A candidate noisy every time stays flagged in the report.

@@ -92,10 +92,11 @@ func ReadShapes(path string) ([]Shape, error) {
 }
 
 // ShapeOf reads a shape from a CSV row's name, M, N, K (each in [1, MaxDim])
-// and optional dtype (the input type, bf16 when absent) and scaling (tensor
-// when absent; only e4m3 shapes take another) columns. The output is the
-// input's type, and bf16 for e4m3 (as peer_cublas.py's _scaled_mm writes);
-// what is wrong stays on the row (r.Err).
+// and optional dtype (the input type, bf16 when absent), scaling (tensor
+// when absent; only e4m3 shapes take another) and out columns. The output is
+// out's type; absent, the input's, and bf16 for e4m3 (peer_cublas.py's
+// default); what is wrong, an output the input cannot have among it, stays
+// on the row (r.Err).
 func ShapeOf(r *fileio.Row) Shape {
 	s := Shape{Name: r.Raw("name"), M: r.IntIn("M", 1, MaxDim), N: r.IntIn("N", 1, MaxDim), K: r.IntIn("K", 1, MaxDim), Types: dispatch.Types{In: dispatch.BF16}}
 	var err error
@@ -110,6 +111,10 @@ func ShapeOf(r *fileio.Row) Shape {
 	s.Types.Out = s.Types.In
 	if s.Types.Scaled() {
 		s.Types.Out = dispatch.BF16
+	}
+	if o := r.Str("out"); o != "" && err == nil {
+		s.Types.Out, err = kernels.ParseDType(o)
+		r.Fail(err)
 	}
 	if err == nil {
 		r.Fail(s.Types.Check())
