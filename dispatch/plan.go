@@ -303,8 +303,8 @@ func (pl Plan) Bucket() string {
 func (pl Plan) Explain() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "problem: M=%d N=%d K=%d", pl.problem.M, pl.problem.N, pl.problem.K)
-	if pl.problem.Types.In == E4M3 {
-		fmt.Fprintf(&b, " %s→%s%s", pl.problem.Types.In, pl.problem.Types.Out, pl.problem.scalingText())
+	if t := pl.problem.Types; t.Out != t.In || t.Scaled() { // what the line would not say otherwise
+		fmt.Fprintf(&b, " %s→%s%s", t.In, t.Out, pl.problem.scalingText())
 	}
 	b.WriteString("\n")
 	if pl.Level == LevelNoop {
