@@ -80,7 +80,7 @@ func TestTableSurvivesKernelChange(t *testing.T) {
 	assert.Equal(t, want, old.MatchKernels(newCat))
 	pl := NewPlanner(newCat, old, H200, Limits{})
 	assert.Equal(t, want, pl.KernelMatch())
-	assert.Equal(t, "matched 1, changed 2, missing 3", KernelMatch{1, 2, 3}.String())
+	assert.Equal(t, "matched 1, changed 2, missing 3", KernelMatch{Matched: 1, Changed: 2, Missing: 3}.String())
 
 	after, err := pl.Plan(&p)
 	require.NoError(t, err)

@@ -104,7 +104,8 @@ type Planner struct {
 	dev   DeviceInfo
 	lim   Limits // defaults filled in
 	match KernelMatch
-	err   error // what is wrong with the arguments of NewPlanner; Plan returns it
+	lib   VendorLibrary // the loaded cuBLASLt (Planner.WithVendor)
+	err   error         // what is wrong with the arguments of NewPlanner; Plan returns it
 	mu    sync.RWMutex
 	cache map[routeKey]*route
 }
@@ -121,9 +122,24 @@ func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo, lim Limits) 
 		err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
 }
 
+// WithVendor returns a planner like pl (its catalog, table, device and
+// limits, a cache of its own) that knows lib as the machine's cuBLASLt: a
+// bucket routed to cuBLASLt is counted (KernelMatch) and explained against
+// lib's version. A planner from NewPlanner knows none (every such bucket:
+// "cuBLASLt absent"). A nil pl gives nil.
+func (pl *Planner) WithVendor(lib VendorLibrary) *Planner {
+	if pl == nil {
+		return nil
+	}
+	np := NewPlanner(pl.cat, pl.table, pl.dev, pl.lim)
+	np.lib, np.match = lib, np.table.matchKernels(np.cat, lib)
+	return np
+}
+
 // KernelMatch says how many of the table's buckets the planner routes by:
 // those whose kernel is in its catalog with the digest the bucket records
-// (Table.MatchKernels, counted by NewPlanner). An engine's is
+// (Table.MatchKernels, counted by NewPlanner; with WithVendor's cuBLASLt
+// for buckets routed to it). An engine's is
 // Engine.Planner().KernelMatch(). A nil planner's is zero.
 func (pl *Planner) KernelMatch() KernelMatch {
 	if pl == nil {
@@ -331,6 +347,11 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		b := lv.e.Bucket(p.M)
 		if b == nil {
 			ex.notes = append(ex.notes, fmt.Sprintf("%s: no bucket holds M=%d", lv.level, p.M))
+			continue
+		}
+		if b.Vendor != nil {
+			why, _ := pl.lib.pass(b)
+			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why))
 			continue
 		}
 		k, st := bucketKernel(pl.cat, b)

@@ -90,16 +90,21 @@ func (e *Entry) Measured() bool {
 
 // Bucket covers M in [MinM, MaxM] (MaxM = 0: no upper bound). Upper edges are
 // powers of two, and an entry's buckets cover [1, ∞) without gap or overlap.
+// A bucket names a kernel of ours (Kernel, Digest) or, with Vendor, a
+// cuBLASLt algorithm (no kernel, no digest, split_k 1).
 type Bucket struct {
 	MinM   int    `yaml:"min_m"`
 	MaxM   int    `yaml:"max_m,omitempty"`
-	Kernel string `yaml:"kernel"`
+	Kernel string `yaml:"kernel,omitempty"`
 	// Digest is the digest of the kernel's compiled code the bucket was
 	// measured (or modelled) with, as the manifest recorded it
 	// (kernels.KernelSpec.Digest). A planner routes by the bucket only while
 	// its catalog's kernel of that name has this digest.
-	Digest string `yaml:"digest"`
+	Digest string `yaml:"digest,omitempty"`
 	SplitK int    `yaml:"split_k"`
+	// Vendor routes the bucket to cuBLASLt's algorithm instead of a kernel
+	// (see Vendor); nil for a kernel of ours.
+	Vendor *Vendor `yaml:"vendor,omitempty"`
 	// Measured by autotune (absent in heuristic tables).
 	TimesUS   map[int]float64 `yaml:"times_us,omitempty"`   // chosen kernel's time at sample Ms
 	RunnerUp  string          `yaml:"runner_up,omitempty"`  // second-best kernel
@@ -133,36 +138,59 @@ func (e *Entry) Bucket(m int) *Bucket {
 }
 
 // KernelMatch counts a table's buckets by whether the kernel each names
-// is, in a catalog, the compiled code the bucket was measured with.
+// is, in a catalog, the compiled code the bucket was measured with. A
+// bucket routed to cuBLASLt (Bucket.Vendor) counts as changed unless the
+// planner's loaded cuBLASLt is the version it records.
 type KernelMatch struct {
 	Matched int // the catalog's kernel of that name has the bucket's digest
-	Changed int // it has another digest: its code changed since; the bucket is not used
+	Changed int // it has another digest (or cuBLASLt is absent or of another version): the bucket is not used
 	Missing int // the catalog has no kernel of that name; the bucket is not used
+	// Vendor counts buckets routed to the loaded cuBLASLt's version: not
+	// used yet either, until the engine launches cuBLASLt.
+	Vendor int
 }
 
-// String writes the counts as "matched 412, changed 3, missing 0".
+// String writes the counts as "matched 412, changed 3, missing 0", and
+// ", cuBLASLt 2" when Vendor is not zero.
 func (m KernelMatch) String() string {
-	return fmt.Sprintf("matched %d, changed %d, missing %d", m.Matched, m.Changed, m.Missing)
+	s := fmt.Sprintf("matched %d, changed %d, missing %d", m.Matched, m.Changed, m.Missing)
+	if m.Vendor != 0 {
+		s += fmt.Sprintf(", cuBLASLt %d", m.Vendor)
+	}
+	return s
 }
 
-// MatchKernels counts t's buckets against cat (see KernelMatch). A planner
+// MatchKernels counts t's buckets against cat (see KernelMatch), with no
+// cuBLASLt loaded (Planner.KernelMatch counts with the planner's). A planner
 // routes by the matched buckets only: a call whose bucket is changed or
 // missing falls back, level by level, to the heuristic, and its Explain
 // says why.
 func (t *Table) MatchKernels(cat *kernels.Catalog) KernelMatch {
+	return t.matchKernels(cat, VendorLibrary{})
+}
+
+// matchKernels is MatchKernels with lib as the loaded cuBLASLt.
+func (t *Table) matchKernels(cat *kernels.Catalog, lib VendorLibrary) KernelMatch {
 	var m KernelMatch
 	if t == nil || cat == nil {
 		return m
 	}
 	for i := range t.Entries {
 		for j := range t.Entries[i].Buckets {
-			switch _, st := bucketKernel(cat, &t.Entries[i].Buckets[j]); st {
+			b := &t.Entries[i].Buckets[j]
+			_, st := bucketKernel(cat, b)
+			if b.Vendor != nil {
+				_, st = lib.pass(b)
+			}
+			switch st {
 			case kernelMatched:
 				m.Matched++
 			case kernelChanged:
 				m.Changed++
 			case kernelMissing:
 				m.Missing++
+			case kernelVendor:
+				m.Vendor++
 			}
 		}
 	}
@@ -176,6 +204,7 @@ const (
 	kernelMatched kernelState = iota // the kernel, with the bucket's digest
 	kernelChanged                    // a kernel of that name with another digest
 	kernelMissing                    // no kernel of that name
+	kernelVendor                     // a cuBLASLt algorithm of the loaded library's version
 )
 
 // bucketKernel returns cat's kernel of b's name (nil when missing) and
@@ -265,7 +294,7 @@ func (t *Table) Clone() *Table {
 	return &c
 }
 
-// clone returns e with its own buckets, times and invariant choice.
+// clone returns e with its own buckets, times, vendor routes and invariant choice.
 func (e Entry) clone() Entry {
 	if e.Invariant != nil {
 		inv := *e.Invariant
@@ -274,6 +303,10 @@ func (e Entry) clone() Entry {
 	e.Buckets = slices.Clone(e.Buckets)
 	for j := range e.Buckets {
 		e.Buckets[j].TimesUS = maps.Clone(e.Buckets[j].TimesUS)
+		if v := e.Buckets[j].Vendor; v != nil {
+			c := *v
+			e.Buckets[j].Vendor = &c
+		}
 	}
 	return e
 }

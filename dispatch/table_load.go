@@ -166,7 +166,13 @@ func (t *Table) copyTexts() (*Table, []*string) {
 		e.Buckets = slices.Clone(e.Buckets)
 		texts = append(texts, &e.Layout, &e.Source, &e.Device, &e.Date)
 		for j := range e.Buckets {
-			texts = append(texts, &e.Buckets[j].Kernel, &e.Buckets[j].Digest, &e.Buckets[j].RunnerUp)
+			b := &e.Buckets[j]
+			texts = append(texts, &b.Kernel, &b.Digest, &b.RunnerUp)
+			if b.Vendor != nil {
+				v := *b.Vendor
+				b.Vendor = &v
+				texts = append(texts, &v.Algo)
+			}
 		}
 	}
 	return &c, texts
@@ -373,7 +379,7 @@ var (
 	repeatedKey  = regexp.MustCompile(`^mapping key (".*") already defined at line (\d+)$`)
 	badValue     = regexp.MustCompile(`^cannot unmarshal !!\w+(?: .*)? into (\S+)$`)
 	// the yaml field names of each table type, for unknown-field messages
-	fieldNames = map[string]string{"table": yamlFields[Table](), "provenance": yamlFields[Provenance](), "entry": yamlFields[Entry](), "bucket": yamlFields[Bucket]()}
+	fieldNames = map[string]string{"table": yamlFields[Table](), "provenance": yamlFields[Provenance](), "entry": yamlFields[Entry](), "bucket": yamlFields[Bucket](), "vendor": yamlFields[Vendor]()}
 )
 
 // yamlFields lists T's yaml field names.
@@ -702,8 +708,12 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	if math.IsNaN(b.MarginPct) || math.IsInf(b.MarginPct, 0) || b.MarginPct < 0 {
 		l.errorf(at(m, "margin_pct"), "margin_pct is %g: write a finite percentage, not negative (the runner-up's slowdown over the choice)", b.MarginPct)
 	}
+	if b.Vendor != nil {
+		l.checkVendor(b, m)
+		return
+	}
 	if b.Kernel == "" {
-		l.need(m, "kernel", "name the kernel that runs this bucket")
+		l.need(m, "kernel", "name the kernel that runs this bucket (or a cuBLASLt algorithm: vendor)")
 		return
 	}
 	if !kernels.ValidKernelName(b.Kernel) {
@@ -738,5 +748,25 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	}
 	if b.SplitK > k.MaxSplitK {
 		l.errorf(at(m, "split_k"), "split_k %d exceeds kernel %q's max_split_k %d: lower it", b.SplitK, b.Kernel, k.MaxSplitK)
+	}
+}
+
+// checkVendor validates b, a bucket routed to cuBLASLt, read from m. Whether
+// the loaded library is the version it records is the planner's to check
+// (VendorLibrary): a table loads without the library.
+func (l *loader) checkVendor(b *Bucket, m *yaml.Node) {
+	_, v := field(m, "vendor")
+	if l.bad(v) {
+		return
+	}
+	if b.Kernel != "" || b.Digest != "" {
+		l.errorf(at(m, "vendor"), "a bucket routed to cuBLASLt (vendor) names no kernel of ours: remove kernel and digest, or vendor")
+	}
+	if b.SplitK != 1 && b.SplitK >= 1 && b.SplitK <= kernels.MaxSplitK {
+		l.errorf(at(m, "split_k"), "split_k is %d: a bucket routed to cuBLASLt has split_k: 1 (its algorithm holds its own split)", b.SplitK)
+	}
+	l.whole(v, "version")
+	if key, problem := b.Vendor.check(); problem != "" && !l.bad(v) {
+		l.errorf(at(v, key), "vendor %s", problem)
 	}
 }
