@@ -186,7 +186,6 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	switch {
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
-		pl.WorkspaceBytes = streamKWorkspace(k, p, sms)
 	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles)
 		c := max(k.Cluster, 1)
 		groups := int64(ceilDiv(int(main.grid[1]), c)) * int64(main.grid[0]) * int64(main.grid[2])
@@ -194,12 +193,9 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	}
 	main.name, main.smemBytes = fnMain.of(k)
 	pl.launches[0] = main
-	if s > 1 { // fp32 partials in the workspace, summed in a fixed order by the reduce
-		pl.WorkspaceBytes = splitWorkspace(p, s)
-		red := launch{fn: fnReduce,
-			grid:  [3]uint32{uint32(min(ceilDiv(p.M*p.N, reduceThreads), sms*reduceBlocksPerSM)), 1, 1},
-			block: [3]uint32{reduceThreads, 1, 1},
-		}
+	pl.WorkspaceBytes = workspaceNeed(k, p, s, sms) // split-K or stream-K partials
+	if s > 1 {                                      // fp32 partials in the workspace, summed in a fixed order by the reduce
+		red := launch{fn: fnReduce, grid: gridStride(p.M*p.N, sms), block: [3]uint32{reduceThreads, 1, 1}}
 		red.name, red.smemBytes = fnReduce.of(k)
 		pl.launches[1] = red
 		pl.nLaunches = 2
@@ -207,14 +203,20 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	if k.Repack() { // the copies after the partials, and their launch first
 		pl.pack = packPlan(orig, pl.WorkspaceBytes)
 		pl.WorkspaceBytes = packEnd(orig, pl.pack)
-		rp := launch{fn: fnRepack, grid: [3]uint32{uint32(min(ceilDiv(packRows(orig, pl.pack)*pl.pack.k/8, reduceThreads), sms*reduceBlocksPerSM)), 1, 1},
-			block: [3]uint32{reduceThreads, 1, 1}}
+		rp := launch{fn: fnRepack, grid: gridStride(packRows(orig, pl.pack)*pl.pack.k/8, sms), block: [3]uint32{reduceThreads, 1, 1}}
 		rp.name, rp.smemBytes = fnRepack.of(k)
 		copy(pl.launches[1:], pl.launches[:pl.nLaunches])
 		pl.launches[0] = rp
 		pl.nLaunches++
 	}
 	return pl
+}
+
+// gridStride is the grid of a grid-stride helper kernel (the reduce, the
+// repack) over n items, a thread each: blocks of reduceThreads, at most
+// reduceBlocksPerSM per SM.
+func gridStride(n, sms int) [3]uint32 {
+	return [3]uint32{uint32(min(ceilDiv(n, reduceThreads), sms*reduceBlocksPerSM)), 1, 1}
 }
 
 // packPlan lays out the copies of p's operands that need one after the
@@ -363,12 +365,16 @@ func (pl Plan) Explain() string {
 	return b.String()
 }
 
+// tileCount is how many TileM × TileN tiles cover p's output.
+func tileCount(k *kernels.KernelSpec, p *Problem) int64 {
+	return int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
+}
+
 // streamKGrid is stream-K kernel k's grid for p on sms SMs: a block per SM,
 // at most one per k-tile of the problem (so that no block's part is empty)
 // and at most as many as kernels.StreamKFlags serve.
 func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
-	tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
-	units := mulSat(tiles, int64(ceilDiv(p.K, k.TileK)))
+	units := mulSat(tileCount(k, p), int64(ceilDiv(p.K, k.TileK)))
 	return int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
 }
 
@@ -377,8 +383,7 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 // and the rest tiles of the partial last wave split along K into parts of
 // equal k-tiles, one block each.
 func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts int64) {
-	tiles := int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
-	kt := int64(ceilDiv(p.K, k.TileK))
+	tiles, kt := tileCount(k, p), int64(ceilDiv(p.K, k.TileK))
 	full = tiles / int64(g) * int64(g)
 	rest, parts = tiles-full, 1
 	if rest > 0 {
