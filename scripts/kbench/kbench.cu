@@ -162,7 +162,6 @@ static void set_attrs() {
   for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
 }
 // prepare sets split fields and the tensor maps for instance in.
-static uint32_t *sk_flags;  // GR_STREAMK_FLAGS words, zeroed once; stream-K kernels leave them zero
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
@@ -175,7 +174,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
-  if (in.sk) persistent = false, grid = dim3((unsigned)std::min<int64_t>(mt * nt * cdiv(p.k, 64 * in.kb), sms), 1, 1);
+  if (in.sk) persistent = false, grid = dim3(sk_grid(mt * nt, cdiv(p.k, 64 * in.kb), sms), 1, 1);
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
   if (in.mc > 1) {  // clusters along x, one per group of mc M tiles (persistent: at most sms / mc)
     const int64_t groups = cdiv(mt, in.mc) * nt * p.split_k;
@@ -228,7 +227,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   CK(cudaMalloc(&b.d, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&b.c, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&b.bias, sh.n * 2));
-  b.ws_bytes = (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + (size_t)sms * 256 * 256 * 4;  // split-K or stream-K partials
+  b.ws_bytes = (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + SK_PARTIAL_BYTES(sms);  // split-K or stream-K partials
   CK(cudaMalloc(&b.ws, b.ws_bytes));
   if (f16) {
     fill<__half><<<1024, 256>>>((__half *)b.a, sh.m, sh.k, sh.lda, sd.a);
@@ -410,7 +409,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
       float *ws;
       CK(cudaMalloc(&a, m * k * 2));
       CK(cudaMalloc(&d, m * n * 2));
-      CK(cudaMalloc(&ws, 8 * m * n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
+      CK(cudaMalloc(&ws, 8 * m * n * 4 + SK_PARTIAL_BYTES(sms)));  // split-K or stream-K partials
       fill<bf16><<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
       const double flops = 2.0 * m * n * k, bytes = 2.0 * (m * k + n * k + m * n);
       const double roof = std::max(flops / 750e12, bytes / 4.54e12) * 1e6;
@@ -456,8 +455,7 @@ int main(int argc, char **argv) {
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
   load_encode();
   set_attrs();
-  CK(cudaMalloc(&sk_flags, GR_STREAMK_FLAGS * 4));
-  CK(cudaMemset(sk_flags, 0, GR_STREAMK_FLAGS * 4));
+  alloc_sk_flags();
   for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
     if (in.mc < 2) continue;
     cudaLaunchConfig_t cfg = {};

@@ -140,7 +140,6 @@ static float rscale(uint32_t seed, uint64_t i) { return 0.05f + 1.95f * (hash32(
 
 // ---- launching ---------------------------------------------------------------
 static int sms;
-static uint32_t *sk_flags;  // GR_STREAMK_FLAGS words, zeroed once; stream-K kernels leave them zero
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
@@ -154,7 +153,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
 // launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.
 static void launch(const gr_gemm_params &p, const Inst &in, cudaStream_t s, bool persistent = false) {
   dim3 grid((unsigned)cdiv(p.n, in.bn), (unsigned)cdiv(p.m, in.bm), (unsigned)p.split_k);
-  if (in.sk) persistent = false, grid = dim3((unsigned)std::min<int64_t>(grid.x * (int64_t)grid.y * cdiv(p.k, in.tile_k), sms), 1, 1);
+  if (in.sk) persistent = false, grid = dim3(sk_grid(grid.x * (int64_t)grid.y, cdiv(p.k, in.tile_k), sms), 1, 1);
   if (persistent || in.pp) grid = dim3((unsigned)std::min<int64_t>(grid.x * (int64_t)grid.y * grid.z, sms), 1, 1);
   in.fn<<<grid, in.threads, in.smem, s>>>(p);
   if (p.split_k > 1) reduce_bf16<<<(int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8), 256, 0, s>>>(p);
@@ -182,7 +181,7 @@ static int check_shape(const Shape &sh, bool quick) {
   CK(cudaMalloc(&c, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&d, sh.m * sh.ldc * 2));
   CK(cudaMalloc(&bias, sh.n * 2));
-  CK(cudaMalloc(&ws, (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
+  CK(cudaMalloc(&ws, (size_t)std::max(sh.split, 1) * sh.m * sh.n * 4 + SK_PARTIAL_BYTES(sms)));  // split-K or stream-K partials
   const int64_t nsa = std::max(kbl * sh.m, sh.m), nsb = std::max(cdiv(sh.n, 128) * kbl, sh.n);
   CK(cudaMalloc(&scale_a, nsa * 4));
   CK(cudaMalloc(&scale_b, nsb * 4));
@@ -321,7 +320,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
       float *ws;
       CK(cudaMalloc(&a, m * k));
       CK(cudaMalloc(&d, m * n * 2));
-      CK(cudaMalloc(&ws, 16 * m * n * 4 + (size_t)sms * 256 * 256 * 4));  // split-K or stream-K partials
+      CK(cudaMalloc(&ws, 16 * m * n * 4 + SK_PARTIAL_BYTES(sms)));  // split-K or stream-K partials
       fill8<<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
       const double bytes = (double)m * k + (double)n * k + 2.0 * m * n, flops = 2.0 * m * n * k;
       double best = 1e30;
@@ -373,8 +372,7 @@ int main(int argc, char **argv) {
   sms = prop.multiProcessorCount;
   printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
   load_encode();
-  CK(cudaMalloc(&sk_flags, GR_STREAMK_FLAGS * 4));
-  CK(cudaMemset(sk_flags, 0, GR_STREAMK_FLAGS * 4));
+  alloc_sk_flags();
   for (auto &in : insts)
     if (in.smem) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];
