@@ -75,3 +75,14 @@ func waitStream(t testing.TB, s dispatch.Stream) {
 	t.Helper()
 	require.NoError(t, gpu.Sync(cuda.Stream(s)))
 }
+
+// reservedStream is a new non-blocking stream, destroyed when t ends, with
+// bytes of e's workspace reserved on it.
+func reservedStream(t testing.TB, e *dispatch.Engine, bytes int64) cuda.Stream {
+	t.Helper()
+	s, err := gpu.NewStream()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = gpu.DestroyStream(s) })
+	require.NoError(t, e.Reserve(dispatch.Stream(s), bytes))
+	return s
+}

@@ -23,10 +23,7 @@ import (
 // on some shape.
 func TestStreamKDeterministicAndReplayable(t *testing.T) {
 	e := openEngine(t, dispatch.Options{})
-	s, err := gpu.NewStream()
-	require.NoError(t, err)
-	defer gpu.DestroyStream(s)
-	require.NoError(t, e.Reserve(dispatch.Stream(s), 64<<20))
+	s := reservedStream(t, e, 64<<20)
 	rng := rand.New(rand.NewPCG(91, 92))
 	ran, kernels := 0, map[string]bool{}
 	for _, c := range []gemmtest.Case{

@@ -493,10 +493,7 @@ func TestBadInputLaunchesNothing(t *testing.T) {
 // launches give: GEMM neither allocates, synchronises nor copies.
 func TestGraphCaptureMatchesDirect(t *testing.T) {
 	e := openEngine(t, dispatch.Options{})
-	s, err := gpu.NewStream()
-	require.NoError(t, err)
-	defer gpu.DestroyStream(s)
-	require.NoError(t, e.Reserve(dispatch.Stream(s), 32<<20))
+	s := reservedStream(t, e, 32<<20)
 	rng := rand.New(rand.NewPCG(81, 82))
 	var ps []dispatch.Problem
 	var datas []*gemmtest.Data
