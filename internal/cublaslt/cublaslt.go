@@ -3,6 +3,8 @@
 // list that the dynamic loader finds (dlopen), resolves the entry points the
 // engine calls with the project's own prototypes (dlsym; no cuBLAS header is
 // needed to build), and reads the library's version (cublasLtGetVersion).
+// Handle, MatmulDesc, Layout and Matmul are the small API the engine
+// launches a recorded algorithm with; Heuristic proposes algorithms.
 // Where no candidate loads, cuBLASLt is absent and Open's *LoadError says
 // every path tried and why.
 //
@@ -14,92 +16,7 @@ package cublaslt
 
 /*
 #cgo LDFLAGS: -ldl
-#include <dlfcn.h>
-#include <stdlib.h>
-#include <string.h>
-
-// The entry points, with the project's own prototypes: handles and
-// descriptors as void *, enums as int, cublasStatus_t as int (0 is
-// CUBLAS_STATUS_SUCCESS), the opaque cublasLtMatmulAlgo_t as 64 bytes.
-typedef struct { unsigned long long data[8]; } gr_lt_algo;
-typedef size_t (*gr_lt_get_version_fn)(void);
-typedef int (*gr_lt_create_fn)(void **handle);
-typedef int (*gr_lt_destroy_fn)(void *handle);
-typedef int (*gr_lt_desc_create_fn)(void **desc, int compute_type, int scale_type);
-typedef int (*gr_lt_desc_destroy_fn)(void *desc);
-typedef int (*gr_lt_desc_set_fn)(void *desc, int attr, const void *buf, size_t size);
-typedef int (*gr_lt_layout_create_fn)(void **layout, int dtype, unsigned long long rows, unsigned long long cols,
-                                      long long ld);
-typedef int (*gr_lt_layout_destroy_fn)(void *layout);
-typedef int (*gr_lt_algo_check_fn)(void *handle, void *desc, void *a, void *b, void *c, void *d,
-                                   const gr_lt_algo *algo, void *result);
-typedef int (*gr_lt_matmul_fn)(void *handle, void *desc, const void *alpha, const void *a, void *adesc,
-                               const void *b, void *bdesc, const void *beta, const void *c, void *cdesc, void *d,
-                               void *ddesc, const gr_lt_algo *algo, void *workspace, size_t workspace_bytes,
-                               void *stream);
-
-// gr_lt is one loaded library: its dlopen handle and its entry points.
-typedef struct {
-  void *lib;
-  gr_lt_get_version_fn get_version;
-  gr_lt_create_fn create;
-  gr_lt_destroy_fn destroy;
-  gr_lt_desc_create_fn desc_create;
-  gr_lt_desc_destroy_fn desc_destroy;
-  gr_lt_desc_set_fn desc_set;
-  gr_lt_layout_create_fn layout_create;
-  gr_lt_layout_destroy_fn layout_destroy;
-  gr_lt_algo_check_fn algo_check;
-  gr_lt_matmul_fn matmul;
-} gr_lt;
-
-// gr_lt_open dlopens path and resolves every entry point into lt. It
-// returns 0 on success, else -1 with what failed copied into err (the dlopen
-// and dlsym errors are read in the same C call, on the same thread, as the
-// failure) and missing set to the entry point a library lacks, if one.
-static int gr_lt_open(const char *path, gr_lt *lt, char *err, size_t errlen, const char **missing) {
-  static const char *names[] = {"cublasLtGetVersion", "cublasLtCreate", "cublasLtDestroy",
-                                "cublasLtMatmulDescCreate", "cublasLtMatmulDescDestroy",
-                                "cublasLtMatmulDescSetAttribute", "cublasLtMatrixLayoutCreate",
-                                "cublasLtMatrixLayoutDestroy", "cublasLtMatmulAlgoCheck", "cublasLtMatmul"};
-  void **slots[] = {(void **)&lt->get_version, (void **)&lt->create, (void **)&lt->destroy,
-                    (void **)&lt->desc_create, (void **)&lt->desc_destroy, (void **)&lt->desc_set,
-                    (void **)&lt->layout_create, (void **)&lt->layout_destroy, (void **)&lt->algo_check,
-                    (void **)&lt->matmul};
-  const char *e;
-  size_t i;
-  memset(lt, 0, sizeof *lt);
-  *missing = NULL;
-  dlerror();
-  if ((lt->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
-    e = dlerror();
-    strncpy(err, e ? e : "dlopen failed", errlen - 1);
-    err[errlen - 1] = 0;
-    return -1;
-  }
-  for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-    dlerror();
-    *slots[i] = dlsym(lt->lib, names[i]);
-    if (*slots[i] == NULL) {
-      e = dlerror();
-      strncpy(err, e ? e : "dlsym returned NULL", errlen - 1);
-      err[errlen - 1] = 0;
-      *missing = names[i];
-      dlclose(lt->lib);
-      memset(lt, 0, sizeof *lt);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-static size_t gr_lt_version(const gr_lt *lt) { return lt->get_version(); }
-
-static int gr_lt_close(gr_lt *lt) {
-  int r = dlclose(lt->lib);
-  memset(lt, 0, sizeof *lt);
-  return r;
-}
+#include "lt.h"
 */
 import "C"
 
