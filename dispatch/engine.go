@@ -29,12 +29,41 @@ type Options struct {
 	// (Limits.BatchInvariant): a row's output bits do not depend on the
 	// batch it is in.
 	BatchInvariant bool
+	// NoVendor turns cuBLASLt off: Open loads no library, and every table
+	// bucket routed to cuBLASLt is passed over (Explain: "cuBLASLt off:
+	// Options.NoVendor is set"), so only our kernels run. Kernel floors
+	// are measured this way.
+	NoVendor bool
+	// VendorLibraries are the cuBLASLt libraries Open tries, in order
+	// (sonames or paths; the first that loads with every entry point
+	// wins). Empty: libcublasLt.so.13, then libcublasLt.so.12. The engine
+	// still runs when none loads: the table's cuBLASLt buckets are passed
+	// over, Explain quoting why each candidate failed.
+	VendorLibraries []string
+}
+
+// vendorOffText is what the planner of an engine opened with NoVendor says
+// of a bucket routed to cuBLASLt.
+const vendorOffText = "cuBLASLt off: Options.NoVendor is set"
+
+// vendorOff is the VendorLibrary of an engine opened with o when o turns
+// cuBLASLt off, and whether it does.
+func (o *Options) vendorOff() (VendorLibrary, bool) {
+	return VendorLibrary{Absent: vendorOffText}, o.NoVendor
 }
 
 // check returns an *ArgError for the first option Open cannot use.
 func (o *Options) check() error {
 	if o.WorkspaceBytes < 0 {
 		return &ArgError{Field: "Options.WorkspaceBytes", Value: o.WorkspaceBytes, Rule: "must not be negative (0: DefaultWorkspaceBytes)"}
+	}
+	if o.NoVendor && len(o.VendorLibraries) > 0 {
+		return &ArgError{Field: "Options.VendorLibraries", Value: o.VendorLibraries, Rule: "names libraries while NoVendor turns cuBLASLt off: drop one of the two"}
+	}
+	for _, name := range o.VendorLibraries {
+		if name == "" {
+			return &ArgError{Field: "Options.VendorLibraries", Value: o.VendorLibraries, Rule: "holds an empty name: give sonames or paths of cuBLASLt libraries (or none, for the defaults)"}
+		}
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ type Engine struct {
 	planner *Planner // within the engine's Limits (its per-stream workspace)
 	fns     map[*kernels.KernelSpec]launchFns
 	modules []cuda.Module
+	vendor  *vendorEngine // cuBLASLt; nil when off or absent
 
 	mu     sync.RWMutex
 	ws     map[Stream]*workspace
@@ -73,7 +74,10 @@ func StreamOf(s cu.Stream) Stream { return *(*Stream)(unsafe.Pointer(&s)) }
 
 // Open retains device's primary context, loads the kernel images that have
 // code for it (native code only where an image has it: see
-// Options.JITImages) and resolves each kernel once. Split-K workspace is
+// Options.JITImages) and resolves each kernel once. It loads cuBLASLt
+// (Options.VendorLibraries; not with Options.NoVendor) and makes its handle,
+// so that table buckets routed to it run; where it is absent the engine
+// runs our kernels only, and the planner's Explain says why. Split-K workspace is
 // reserved per stream later, on first need. Open, like every method, may
 // be called on any thread and leaves the thread's current context as it
 // found it.
@@ -116,7 +120,8 @@ func (e *Engine) open(opts Options) error {
 			return err
 		}
 	}
-	e.planner = NewPlanner(loaded, table, e.dev, Limits{WorkspaceBytes: opts.WorkspaceBytes, BatchInvariant: opts.BatchInvariant})
+	pl := NewPlanner(loaded, table, e.dev, Limits{WorkspaceBytes: opts.WorkspaceBytes, BatchInvariant: opts.BatchInvariant})
+	e.planner = pl.WithVendor(e.openVendor(opts))
 	return nil
 }
 
@@ -246,8 +251,14 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	if pl.Level == LevelNoop || p.empty() {
 		return nil
 	}
-	if q := &pl.problem; pl.Kernel == nil || q.M != p.M || q.N != p.N || q.K != p.K {
+	if q := &pl.problem; pl.Kernel == nil && pl.Vendor == nil || q.M != p.M || q.N != p.N || q.K != p.K {
 		return fmt.Errorf("%w: plan is for M=%d N=%d K=%d, problem is M=%d N=%d K=%d", ErrInvalidArgument, q.M, q.N, q.K, p.M, p.N, p.K)
+	}
+	if pl.Vendor != nil {
+		if why := pl.vendorRecheck(p, e.planner.lim); why != "" {
+			return fmt.Errorf("%w: cuBLASLt %s's algorithm: %s", ErrNoKernel, vendorVersion(pl.Vendor.Version), why)
+		}
+		return e.launch(pl, p, s)
 	}
 	if rj := checkKernel(pl.Kernel, p, e.dev, e.planner.lim, pl.SplitK); !rj.ok() {
 		return fmt.Errorf("%w: kernel %s: %s", ErrNoKernel, pl.Kernel.Name, rj.detail)
@@ -259,29 +270,19 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	return e.launch(pl, p, s)
 }
 
-// launch fills the parameter block and makes the plan's launches, in
-// order (the GEMM kernel, then the split-K reduce): their functions, grids,
-// blocks and shared memory are the plan's. It allocates nothing.
+// launch makes the plan's launches on s, in order, with s's workspace when
+// the plan needs one: cuBLASLt's matmul for a plan routed to it; else it
+// fills the parameter block and makes the plan's kernel launches (the
+// repack, the GEMM kernel, the split-K reduce), their functions, grids,
+// blocks and shared memory the plan's. It allocates nothing.
 func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	if pl.Level == LevelNoop {
 		return nil
 	}
-	f, ok := e.fns[pl.Kernel]
-	if !ok {
-		return fmt.Errorf("%w: %s is not loaded by this engine", ErrNoKernel, pl.Kernel.Name)
-	}
-	kp := kernels.Params{
-		A: uintptr(p.A), B: uintptr(p.B), D: uintptr(p.D), Bias: uintptr(p.Bias),
-		M: int64(p.M), N: int64(p.N), K: int64(p.K), LDA: int64(p.LDA), LDB: int64(p.LDB), LDC: int64(p.LDC),
-		KPerSplit: int64(pl.kPerSplit), Beta: p.Beta, SplitK: int32(pl.SplitK),
-	}
-	kp.Alpha, kp.ScaleA, kp.ScaleB, kp.Scaling = p.kernelScales()
-	if p.Beta != 0 {
-		kp.C = uintptr(p.C)
-	}
+	var ws *workspace
 	if pl.WorkspaceBytes > 0 {
-		ws, err := e.workspaceFor(s)
-		if err != nil {
+		var err error
+		if ws, err = e.workspaceFor(s); err != nil {
 			return err
 		}
 		if ws == nil { // s is being captured and has no workspace: plan without split-K
@@ -296,6 +297,24 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 			return fmt.Errorf("%w: %s needs %d B on stream %#x, %d B reserved by Reserve: reserve at least %d B (or 0 to release it, and let the engine reserve its default)",
 				ErrWorkspace, pl.decomposition(), pl.WorkspaceBytes, uintptr(s), ws.bytes, pl.WorkspaceBytes)
 		}
+	}
+	if pl.Vendor != nil {
+		return e.launchVendor(&pl, p, s, ws)
+	}
+	f, ok := e.fns[pl.Kernel]
+	if !ok {
+		return fmt.Errorf("%w: %s is not loaded by this engine", ErrNoKernel, pl.Kernel.Name)
+	}
+	kp := kernels.Params{
+		A: uintptr(p.A), B: uintptr(p.B), D: uintptr(p.D), Bias: uintptr(p.Bias),
+		M: int64(p.M), N: int64(p.N), K: int64(p.K), LDA: int64(p.LDA), LDB: int64(p.LDB), LDC: int64(p.LDC),
+		KPerSplit: int64(pl.kPerSplit), Beta: p.Beta, SplitK: int32(pl.SplitK),
+	}
+	kp.Alpha, kp.ScaleA, kp.ScaleB, kp.Scaling = p.kernelScales()
+	if p.Beta != 0 {
+		kp.C = uintptr(p.C)
+	}
+	if ws != nil {
 		kp.Workspace, kp.Flags = ws.ptr, ws.flags
 		if pk := pl.pack; pl.Kernel.Repack() { // the GEMM runs on the copies the repack launch writes
 			if pk.a {
@@ -428,6 +447,9 @@ func (e *Engine) Close() error {
 		e.mu.Unlock()
 		for _, m := range e.modules {
 			errs = append(errs, e.ctx.Unload(m))
+		}
+		if e.vendor != nil {
+			errs = append(errs, e.vendor.close())
 		}
 		errs = append(errs, e.ctx.Close())
 		e.cerr = cudaErr(errors.Join(errs...))

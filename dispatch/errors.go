@@ -26,6 +26,8 @@ var (
 	ErrWorkspace = errors.New("gemmroute: split-K workspace too small")
 	// ErrClosed: the Engine was closed.
 	ErrClosed = errors.New("gemmroute: engine closed")
+	// ErrVendor: a cuBLASLt call of a plan routed to cuBLASLt failed.
+	ErrVendor = errors.New("gemmroute: cuBLASLt call failed")
 	// ErrNoBinary: the running GPU has no code in the kernel images gemmroute holds.
 	ErrNoBinary = errors.New("gemmroute: no kernel image for this GPU")
 	// ErrCUDA: a CUDA driver call failed (see *CUDAError).

@@ -36,10 +36,13 @@ func (l Level) String() string {
 // by Planner.Plan or Engine.Plan for one problem's shape; Explain tells how
 // it was chosen and what it launches, and Engine.Launch runs it.
 type Plan struct {
-	Kernel         *kernels.KernelSpec // the catalog's spec (do not modify); nil for a no-op
-	SplitK         int                 // blocks along K (1: no split)
-	WorkspaceBytes int64               // fp32 partials needed when SplitK > 1
-	Level          Level               // which fallback level answered
+	Kernel *kernels.KernelSpec // the catalog's spec (do not modify); nil for a no-op and for cuBLASLt
+	// Vendor is, for a plan routed to cuBLASLt, the table bucket's
+	// algorithm and library version (do not modify); nil otherwise.
+	Vendor         *Vendor
+	SplitK         int   // blocks along K (1: no split)
+	WorkspaceBytes int64 // fp32 partials needed when SplitK > 1
+	Level          Level // which fallback level answered
 
 	problem   Problem             // the problem planned
 	kPerSplit int                 // K elements per split
@@ -271,6 +274,9 @@ func (pk packing) operands() string {
 
 // decomposition names how pl splits K: "split-K s" or "stream-K".
 func (pl *Plan) decomposition() string {
+	if pl.Vendor != nil {
+		return "cuBLASLt's algorithm"
+	}
 	if pl.Kernel != nil && pl.Kernel.StreamK() {
 		return "stream-K"
 	}
@@ -313,7 +319,7 @@ func (pl Plan) Explain() string {
 		b.WriteString("plan: no-op (M or N is 0): nothing is launched\n")
 		return b.String()
 	}
-	if pl.route == nil || pl.Kernel == nil {
+	if pl.route == nil || pl.Kernel == nil && pl.Vendor == nil {
 		b.WriteString("plan: none\n")
 		return b.String()
 	}
@@ -325,8 +331,12 @@ func (pl Plan) Explain() string {
 	if r.source != "" {
 		fmt.Fprintf(&b, "source: %s\n", r.source)
 	}
-	fmt.Fprintf(&b, "kernel: %s\n", pl.Kernel.Name)
-	fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.kPerSplit, pl.WorkspaceBytes)
+	if pl.Vendor != nil {
+		pl.explainVendor(&b)
+	} else {
+		fmt.Fprintf(&b, "kernel: %s\n", pl.Kernel.Name)
+		fmt.Fprintf(&b, "split-K: %d (K per split %d), workspace %d B\n", pl.SplitK, pl.kPerSplit, pl.WorkspaceBytes)
+	}
 	ls := pl.plannedLaunches()
 	for i, l := range ls {
 		fmt.Fprintf(&b, "launch %d of %d: %s grid %v block %v smem %d B", i+1, len(ls), l.name, l.grid, l.block, l.smemBytes)

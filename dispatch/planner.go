@@ -28,6 +28,11 @@ type route struct {
 	// of the weight runs in, and classSource where the choice came from;
 	// "" in the normal mode.
 	class, classSource string
+	// vendor is, for a route to cuBLASLt, the bucket's algorithm (kernel
+	// is nil then), algo its bytes and fit what it needs of the problem.
+	vendor *Vendor
+	algo   [VendorAlgoBytes]byte
+	fit    vendorFit
 }
 
 // explanation is what planning one exact problem passed over: the table
@@ -55,6 +60,11 @@ type routeKey struct {
 	kAlign         uint16
 	big            bool   // ≥ 2^31 elements
 	lim            Limits // the planning limits, defaults filled in
+	// What a route to cuBLASLt depends on besides: the alignment class of
+	// D, its row pitch and (Beta ≠ 0) C; a bias; C read from another
+	// buffer than D.
+	alignCD      uint16
+	bias, readsC bool
 }
 
 // Limits bound what a plan may ask of the engine that runs it. NewPlanner
@@ -105,9 +115,12 @@ type Planner struct {
 	lim   Limits // defaults filled in
 	match KernelMatch
 	lib   VendorLibrary // the loaded cuBLASLt (Planner.WithVendor)
-	err   error         // what is wrong with the arguments of NewPlanner; Plan returns it
-	mu    sync.RWMutex
-	cache map[routeKey]*route
+	// verdicts judges the table's buckets routed to cuBLASLt against lib
+	// (keys: their addresses in table).
+	verdicts map[*Bucket]verdict
+	err      error // what is wrong with the arguments of NewPlanner; Plan returns it
+	mu       sync.RWMutex
+	cache    map[routeKey]*route
 }
 
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
@@ -118,21 +131,27 @@ type Planner struct {
 // routes by its own copy of table: later edits of table do not change its
 // plans.
 func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo, lim Limits) *Planner {
-	return &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(), match: table.MatchKernels(cat),
+	pl := &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(),
 		err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
+	pl.verdicts = pl.lib.verdicts(pl.table)
+	pl.match = pl.table.matchKernels(cat, pl.verdicts)
+	return pl
 }
 
 // WithVendor returns a planner like pl (its catalog, table, device and
 // limits, a cache of its own) that knows lib as the machine's cuBLASLt: a
-// bucket routed to cuBLASLt is counted (KernelMatch) and explained against
-// lib's version. A planner from NewPlanner knows none (every such bucket:
+// bucket routed to cuBLASLt is counted (KernelMatch) and judged against
+// lib's version, and routed when lib carries an engine's launcher (an
+// Engine's planner's does; see Vendor); else it is passed over, Explain
+// saying why. A planner from NewPlanner knows none (every such bucket:
 // "cuBLASLt absent"). A nil pl gives nil.
 func (pl *Planner) WithVendor(lib VendorLibrary) *Planner {
 	if pl == nil {
 		return nil
 	}
 	np := NewPlanner(pl.cat, pl.table, pl.dev, pl.lim)
-	np.lib, np.match = lib, np.table.matchKernels(np.cat, lib)
+	np.lib, np.verdicts = lib, lib.verdicts(np.table)
+	np.match = np.table.matchKernels(np.cat, np.verdicts)
 	return np
 }
 
@@ -220,7 +239,10 @@ func (pl *Planner) plan(p *Problem, lim Limits) (Plan, error) {
 			r, _ = pl.route(p, key)
 		}
 	}
-	if r.kernel == nil {
+	switch {
+	case r.vendor != nil:
+		return vendorGeometry(p, r, pl, lim), nil
+	case r.kernel == nil:
 		return Plan{}, pl.noKernelError(p, lim)
 	}
 	return geometry(p, r, pl, pl.dev.SMs, lim), nil
@@ -297,15 +319,20 @@ func (pl *Planner) noKernelError(p *Problem, lim Limits) error {
 
 // key is p's route key within lim.
 func (pl *Planner) key(p *Problem, lim Limits) routeKey {
-	sz := uint64(p.Types.In.Size())
+	sz, out := uint64(p.Types.In.Size()), uint64(p.Types.Out.Size())
+	alignCD := min(alignClass(uint64(p.D)), alignClass(uint64(p.LDC)*out))
+	if p.Beta != 0 {
+		alignCD = min(alignCD, alignClass(uint64(p.C)))
+	}
 	return routeKey{
 		types: p.kernelTypes(), n: p.N, k: p.K,
 		mClass: uint8(bits.Len(uint(p.M - 1))),
 		alignA: alignClass(uint64(p.A)), alignB: alignClass(uint64(p.B)),
 		ldA: alignClass(uint64(p.LDA) * sz), ldB: alignClass(uint64(p.LDB) * sz),
-		kAlign: alignClass(uint64(p.K)),
-		big:    p.elements() >= 1<<31,
-		lim:    lim,
+		kAlign:  alignClass(uint64(p.K)),
+		big:     p.elements() >= 1<<31,
+		lim:     lim,
+		alignCD: alignCD, bias: p.Bias != 0, readsC: p.Beta != 0 && p.C != p.D,
 	}
 }
 
@@ -350,9 +377,13 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 			continue
 		}
 		if b.Vendor != nil {
-			why, _ := pl.lib.pass(b)
-			ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why))
-			continue
+			vr, why := pl.vendorRoute(p, key, b)
+			if why != "" {
+				ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why))
+				continue
+			}
+			vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, entrySource(lv.e, pl.table.Provenance)
+			return vr, ex
 		}
 		k, st := bucketKernel(pl.cat, b)
 		switch st {

@@ -143,10 +143,11 @@ func (e *Entry) Bucket(m int) *Bucket {
 // planner's loaded cuBLASLt is the version it records.
 type KernelMatch struct {
 	Matched int // the catalog's kernel of that name has the bucket's digest
-	Changed int // it has another digest (or cuBLASLt is absent or of another version): the bucket is not used
+	Changed int // it has another digest (or cuBLASLt is absent, of another version, or rejects the algorithm): the bucket is not used
 	Missing int // the catalog has no kernel of that name; the bucket is not used
-	// Vendor counts buckets routed to the loaded cuBLASLt's version: not
-	// used yet either, until the engine launches cuBLASLt.
+	// Vendor counts buckets routed to the loaded cuBLASLt's version (that
+	// the library accepts, for an exact entry, at the entry's shape): an
+	// Engine's planner routes by them, a Planner of its own does not.
 	Vendor int
 }
 
@@ -166,11 +167,12 @@ func (m KernelMatch) String() string {
 // missing falls back, level by level, to the heuristic, and its Explain
 // says why.
 func (t *Table) MatchKernels(cat *kernels.Catalog) KernelMatch {
-	return t.matchKernels(cat, VendorLibrary{})
+	return t.matchKernels(cat, VendorLibrary{}.verdicts(t))
 }
 
-// matchKernels is MatchKernels with lib as the loaded cuBLASLt.
-func (t *Table) matchKernels(cat *kernels.Catalog, lib VendorLibrary) KernelMatch {
+// matchKernels is MatchKernels with verdicts judging t's buckets routed to
+// cuBLASLt (VendorLibrary.verdicts).
+func (t *Table) matchKernels(cat *kernels.Catalog, verdicts map[*Bucket]verdict) KernelMatch {
 	var m KernelMatch
 	if t == nil || cat == nil {
 		return m
@@ -180,7 +182,7 @@ func (t *Table) matchKernels(cat *kernels.Catalog, lib VendorLibrary) KernelMatc
 			b := &t.Entries[i].Buckets[j]
 			_, st := bucketKernel(cat, b)
 			if b.Vendor != nil {
-				_, st = lib.pass(b)
+				st = verdicts[b].st
 			}
 			switch st {
 			case kernelMatched:

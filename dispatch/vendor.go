@@ -4,13 +4,16 @@ import (
 	"cmp"
 	"encoding/base64"
 	"fmt"
+	"strings"
 )
 
 // Vendor routes a bucket to cuBLASLt instead of a kernel of ours: the
 // algorithm the tuner chose, as the library identifies it, and the version
-// of the library that chose it. A planner passes over such a bucket unless
-// the loaded library is that very version (VendorLibrary); the engine does
-// not launch cuBLASLt yet, so today every one is passed over, saying why.
+// of the library that chose it. A planner routes such a bucket only when
+// the loaded library is that very version and an Engine launches it
+// (VendorLibrary), for the problems the engine hands cuBLASLt (bf16 and
+// f16, no bias, K ≥ 1) whose shape and alignment the algorithm takes; else
+// it passes over it, saying why.
 type Vendor struct {
 	// Algo is the opaque cublasLtMatmulAlgo_t (VendorAlgoBytes bytes), in
 	// standard base64 with padding.
@@ -32,30 +35,206 @@ const MinVendorVersion = 120000
 
 // VendorLibrary is what a planner knows of cuBLASLt on the machine it plans
 // for (Planner.WithVendor): the loaded library's version, or why none is
-// loaded. The zero value is an absent library.
+// loaded. The zero value is an absent library. An Engine's planner's also
+// carries the engine's launcher (unexported), without which a planner plans
+// around every bucket routed to cuBLASLt.
 type VendorLibrary struct {
 	Version int // cublasLtGetVersion of the loaded library; 0: none loaded
 	// Absent says why none is loaded, when Version is 0: the loader's
-	// error ("cuBLASLt absent: libcublasLt.so.13: …; …"), which Explain
-	// quotes.
+	// error ("cuBLASLt absent: libcublasLt.so.13: …; …"), or that
+	// Options.NoVendor turned it off; Explain quotes it.
 	Absent string
+
+	launcher vendorLauncher // the engine's cuBLASLt; nil: nothing launches it
+}
+
+// vendorLauncher is an engine's cuBLASLt as its planner sees it.
+type vendorLauncher interface {
+	// vendorFit checks algo against p's shape — its M, N, K, types and
+	// leading dimensions; not its pointers — on the engine's device
+	// (cublasLtMatmulAlgoCheck) and reads what the algorithm needs.
+	vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error)
+}
+
+// vendorFit is what a cuBLASLt algorithm needs of a problem, in our
+// operands' names (the engine maps cuBLASLt's A onto our B and its B onto
+// our A: see the engine's ltMatrices).
+type vendorFit struct {
+	workspace int64 // bytes (cublasLtMatmulAlgoCheck's workspaceSize)
+	// alignment, in bytes, of the pointer and the row pitch (leading
+	// dimension × element size) of A, B, C and D (0: none).
+	alignA, alignB, alignC, alignD int
+	outOfPlace                     bool // D may be another buffer than C
 }
 
 // vendorVersion writes a cublasLtGetVersion value as "12.8.4".
 func vendorVersion(v int) string { return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) }
 
-// pass says why a planner with lib passes over b, a bucket routed to
-// cuBLASLt, and how KernelMatch counts it: changed when the library is
-// absent or of another version than b's, vendor when it is b's.
-func (lib VendorLibrary) pass(b *Bucket) (string, kernelState) {
-	switch rec := b.Vendor.Version; {
+// verdict is a planner's judgement of a bucket routed to cuBLASLt: why it
+// is passed over for every problem ("" when it may route some), and how
+// KernelMatch counts it.
+type verdict struct {
+	why string
+	st  kernelState
+}
+
+// verdicts judges every bucket of t routed to cuBLASLt (keyed by its
+// address in t) against lib.
+func (lib VendorLibrary) verdicts(t *Table) map[*Bucket]verdict {
+	v := map[*Bucket]verdict{}
+	if t == nil {
+		return v
+	}
+	for i := range t.Entries {
+		for j := range t.Entries[i].Buckets {
+			if b := &t.Entries[i].Buckets[j]; b.Vendor != nil {
+				why, st := lib.judge(&t.Entries[i], b)
+				v[b] = verdict{why, st}
+			}
+		}
+	}
+	return v
+}
+
+// judge says why a planner with lib passes over b, a bucket of e routed to
+// cuBLASLt, whatever the problem ("" when it may route some), and how
+// KernelMatch counts it: changed when the library is absent, of another
+// version than b's, or (for an exact entry, checked at the entry's shape
+// with packed operands at both ends of the bucket) rejects the algorithm;
+// vendor otherwise.
+func (lib VendorLibrary) judge(e *Entry, b *Bucket) (string, kernelState) {
+	rec := b.Vendor.Version
+	switch {
 	case lib.Version == 0:
 		return cmp.Or(lib.Absent, "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)"), kernelChanged
 	case lib.Version != rec:
 		return fmt.Sprintf("recorded for cuBLASLt %s, loaded %s: retune the table with the loaded library", vendorVersion(rec), vendorVersion(lib.Version)), kernelChanged
-	default:
-		return fmt.Sprintf("cuBLASLt %s's algorithm, which the engine does not launch yet", vendorVersion(rec)), kernelVendor
+	case lib.launcher == nil:
+		return fmt.Sprintf("cuBLASLt %s's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", vendorVersion(rec)), kernelVendor
+	case e.N == 0 || e.K == 0 || vendorTakes(&Problem{M: 1, N: e.N, K: e.K, Types: e.Types}) != "":
+		return "", kernelVendor // judged per problem
 	}
+	algo := b.Vendor.bytes()
+	for _, m := range []int{b.MinM, cmp.Or(b.MaxM, b.MinM)} {
+		p := Problem{M: m, N: e.N, K: e.K, Types: e.Types, LDA: e.K, LDB: e.K, LDC: e.N, Alpha: 1}
+		if _, err := lib.launcher.vendorFit(&p, &algo); err != nil {
+			return fmt.Sprintf("cuBLASLt %s rejects the recorded algorithm at M=%d N=%d K=%d: %v", vendorVersion(rec), m, e.N, e.K, err), kernelChanged
+		}
+	}
+	return "", kernelVendor
+}
+
+// bytes is v's algorithm, decoded (the loader checked it: VendorAlgoBytes
+// of standard base64).
+func (v *Vendor) bytes() [VendorAlgoBytes]byte {
+	var a [VendorAlgoBytes]byte
+	raw, _ := base64.StdEncoding.DecodeString(v.Algo)
+	copy(a[:], raw)
+	return a
+}
+
+// vendorTakes says why the engine does not hand p to cuBLASLt, or "".
+func vendorTakes(p *Problem) string {
+	switch t := p.Types; {
+	case t.In != t.Out || t.In != BF16 && t.In != F16:
+		return fmt.Sprintf("the engine launches cuBLASLt for bf16 and f16 only, the problem is %s", t)
+	case p.Bias != 0:
+		return "the engine launches cuBLASLt without a bias, and the problem has one"
+	case p.K == 0:
+		return "K = 0: cuBLASLt's layouts need K ≥ 1"
+	}
+	return ""
+}
+
+// vendorRoute is p's route through b, a bucket routed to cuBLASLt, within
+// key's limits, or why b cannot run p. The algorithm is checked at both
+// ends of p's M class within b (the route holds for the class) and the
+// larger workspace kept.
+func (pl *Planner) vendorRoute(p *Problem, key routeKey, b *Bucket) (*route, string) {
+	if v := pl.verdicts[b]; v.why != "" {
+		return nil, v.why
+	}
+	if why := vendorTakes(p); why != "" {
+		return nil, why
+	}
+	r := &route{vendor: b.Vendor, algo: b.Vendor.bytes(), splitK: 1}
+	lo, hi := mClassRange(key.mClass)
+	lo = max(lo, b.MinM)
+	if b.MaxM != 0 {
+		hi = min(hi, b.MaxM)
+	}
+	for i, m := range []int{lo, hi} {
+		q := *p
+		q.M = m
+		fit, err := pl.lib.launcher.vendorFit(&q, &r.algo)
+		if err != nil {
+			return nil, fmt.Sprintf("cuBLASLt %s rejects the algorithm at M=%d: %v", vendorVersion(b.Vendor.Version), m, err)
+		}
+		if i > 0 {
+			fit.workspace = max(fit.workspace, r.fit.workspace)
+		}
+		r.fit = fit
+	}
+	if why := r.fit.reject(p, key.lim); why != "" {
+		return nil, why
+	}
+	return r, ""
+}
+
+// reject says why an algorithm that needs f cannot run p within lim
+// (defaults filled in), or "".
+func (f vendorFit) reject(p *Problem, lim Limits) string {
+	in, out := p.Types.In.Size(), p.Types.Out.Size()
+	type operand struct {
+		name        string
+		ptr         DevicePtr
+		pitch, need int // row pitch in bytes; alignment the algorithm needs
+	}
+	ops := []operand{{"A", p.A, p.LDA * in, f.alignA}, {"B", p.B, p.LDB * in, f.alignB}, {"D", p.D, p.LDC * out, f.alignD}}
+	if p.Beta != 0 { // C is read
+		ops = append(ops, operand{"C", p.C, p.LDC * out, f.alignC})
+	}
+	for _, o := range ops {
+		if o.need > 0 && (uintptr(o.ptr)%uintptr(o.need) != 0 || o.pitch%o.need != 0) {
+			return fmt.Sprintf("the algorithm needs %s's pointer and row pitch %d-byte aligned, they are %#x and %d B", o.name, o.need, uintptr(o.ptr), o.pitch)
+		}
+	}
+	switch {
+	case p.Beta != 0 && p.C != p.D && !f.outOfPlace:
+		return "the algorithm writes D over C only (in place), and C is another buffer"
+	case f.workspace > 0 && lim.NoSplitK:
+		return fmt.Sprintf("the algorithm needs %d B of workspace, and this plan may have none (Limits.NoSplitK: a stream being captured without a workspace)", f.workspace)
+	case f.workspace > lim.WorkspaceBytes:
+		return fmt.Sprintf("the algorithm needs %d B of workspace, %d B reserved per stream (Limits.WorkspaceBytes, an engine's Options.WorkspaceBytes)", f.workspace, lim.WorkspaceBytes)
+	}
+	return ""
+}
+
+// vendorGeometry is the plan of a route to cuBLASLt for p: one
+// cublasLtMatmul (no kernel of ours), with the workspace the algorithm
+// needs.
+func vendorGeometry(p *Problem, r *route, planner *Planner, lim Limits) Plan {
+	return Plan{Vendor: r.vendor, SplitK: 1, WorkspaceBytes: r.fit.workspace, Level: r.level,
+		problem: *p, kPerSplit: p.K, route: r, planner: planner, lim: lim}
+}
+
+// explainVendor writes Explain's lines of a plan routed to cuBLASLt.
+func (pl *Plan) explainVendor(b *strings.Builder) {
+	f := pl.route.fit
+	fmt.Fprintf(b, "kernel: cuBLASLt %s algorithm (the table's cublasLtMatmulAlgo_t)\n", vendorVersion(pl.Vendor.Version))
+	fmt.Fprintf(b, "split-K: the algorithm's own, workspace %d B (cublasLtMatmulAlgoCheck)\n", pl.WorkspaceBytes)
+	fmt.Fprintf(b, "launch 1 of 1: cublasLtMatmul, TN: D = Aᵀ·B in cuBLASLt's column-major terms (its A our B, its B our A, D our Dᵀ); alignment A %d, B %d, C %d, D %d B\n",
+		f.alignA, f.alignB, f.alignC, f.alignD)
+}
+
+// vendorRecheck says why a plan routed to cuBLASLt cannot run p (made for
+// another problem of the same shape, its pointers or strides may differ),
+// or "".
+func (pl *Plan) vendorRecheck(p *Problem, lim Limits) string {
+	if why := vendorTakes(p); why != "" {
+		return why
+	}
+	return pl.route.fit.reject(p, lim)
 }
 
 // check returns what is wrong with v as a table records it, or "".

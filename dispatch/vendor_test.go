@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"encoding/base64"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,29 @@ const kernelBucket = "        kernel: k90_bf16\n        digest: D90\n        spl
 // version.
 func vendorTable(t *testing.T) string {
 	return edit(t, kernelBucket, "        split_k: 1\n        vendor:\n          algo: "+testAlgo+"\n          version: 120804\n      -")
+}
+
+// exactVendorTable is baseTable with an exact entry for N = K = 4096 before
+// it whose bucket [1, 16] routes to cuBLASLt 12.8.4 (vendorTable's), and a
+// problem of that entry at M = 8.
+func exactVendorTable(t *testing.T) (*Table, Problem) {
+	t.Helper()
+	exact := strings.Replace(vendorTable(t), "    layout: tn\n", "    layout: tn\n    n: 4096\n    k: 4096\n", 1)
+	text := exact + baseTable[strings.Index(baseTable, "  - arch"):]
+	tab, err := LoadTable("vendor.yaml", []byte(text), tableTestCatalog(t))
+	require.NoError(t, err)
+	return tab, Problem{M: 8, N: 4096, K: 4096, Types: Types{In: BF16, Out: BF16}, LDA: 4096, LDB: 4096, LDC: 4096,
+		A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
+}
+
+// offLibrary is the VendorLibrary of an engine opened with NoVendor.
+func offLibrary(t *testing.T) VendorLibrary {
+	t.Helper()
+	lib, off := (&Options{NoVendor: true}).vendorOff()
+	require.True(t, off)
+	_, off = (&Options{}).vendorOff()
+	require.False(t, off, "on by default")
+	return lib
 }
 
 // A bucket routed to cuBLASLt loads with its algorithm and version, and
@@ -92,18 +116,13 @@ func TestLoadVendorBucketErrors(t *testing.T) {
 	}
 }
 
-// Planning passes over a bucket routed to cuBLASLt — absent, of another
-// version, or (until the engine launches it) the loaded version — saying
-// why in Explain, counting it, and falling to the next level: here from the
-// exact entry to the default entry.
+// A planner without an engine's launcher passes over a bucket routed to
+// cuBLASLt — absent, off, of another version, or the loaded version —
+// saying why in Explain, counting it, and falling to the next level: here
+// from the exact entry to the default entry.
 func TestPlanVendorBucket(t *testing.T) {
 	cat := tableTestCatalog(t)
-	exact := strings.Replace(vendorTable(t), "    layout: tn\n", "    layout: tn\n    n: 4096\n    k: 4096\n", 1)
-	text := exact + baseTable[strings.Index(baseTable, "  - arch"):]
-	tab, err := LoadTable("vendor.yaml", []byte(text), cat)
-	require.NoError(t, err)
-	p := Problem{M: 8, N: 4096, K: 4096, Types: Types{In: BF16, Out: BF16}, LDA: 4096, LDB: 4096, LDC: 4096,
-		A: 1 << 20, B: 1 << 30, D: 1 << 40, Alpha: 1}
+	tab, p := exactVendorTable(t)
 
 	absent := "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; libcublasLt.so.12: cannot open shared object file"
 	for _, c := range []struct {
@@ -117,8 +136,9 @@ func TestPlanVendorBucket(t *testing.T) {
 		{"absent", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Absent: absent}), absent, KernelMatch{Matched: 3, Changed: 1}},
 		{"other version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 130105}),
 			"recorded for cuBLASLt 12.8.4, loaded 13.1.5: retune the table with the loaded library", KernelMatch{Matched: 3, Changed: 1}},
+		{"off", NewPlanner(cat, tab, H200, Limits{}).WithVendor(offLibrary(t)), "cuBLASLt off: Options.NoVendor is set", KernelMatch{Matched: 3, Changed: 1}},
 		{"loaded version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}),
-			"cuBLASLt 12.8.4's algorithm, which the engine does not launch yet", KernelMatch{Matched: 3, Vendor: 1}},
+			"cuBLASLt 12.8.4's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", KernelMatch{Matched: 3, Vendor: 1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assert.Equal(t, c.match, c.pl.KernelMatch())
@@ -137,6 +157,202 @@ func TestPlanVendorBucket(t *testing.T) {
 	assert.Equal(t, tab.MatchKernels(cat), NewPlanner(cat, tab, H200, Limits{}).KernelMatch())
 	assert.Equal(t, "matched 3, changed 0, missing 0, cuBLASLt 1", KernelMatch{Matched: 3, Vendor: 1}.String())
 	assert.Nil(t, (*Planner)(nil).WithVendor(VendorLibrary{Version: 120804}))
-	_, err = NewPlanner(nil, tab, H200, Limits{}).WithVendor(VendorLibrary{}).Plan(&p)
+	_, err := NewPlanner(nil, tab, H200, Limits{}).WithVendor(VendorLibrary{}).Plan(&p)
 	assert.ErrorIs(t, err, ErrInvalidArgument, "keeps NewPlanner's argument errors")
+}
+
+// fakeLauncher stands for an engine's cuBLASLt: every algorithm fits with
+// fit, except at the Ms of reject, where AlgoCheck fails with err; workspace
+// gives the workspace by M where set. It records the algorithm and the
+// problems it was asked about.
+type fakeLauncher struct {
+	fit       vendorFit
+	reject    map[int]bool
+	workspace map[int]int64
+	err       error
+	asked     []Problem
+	algo      [VendorAlgoBytes]byte
+}
+
+func (f *fakeLauncher) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error) {
+	f.asked, f.algo = append(f.asked, *p), *algo
+	if f.reject[p.M] {
+		return vendorFit{}, f.err
+	}
+	fit := f.fit
+	if ws, ok := f.workspace[p.M]; ok {
+		fit.workspace = ws
+	}
+	return fit, nil
+}
+
+// aligned16 is an algorithm's needs: every operand 16-byte aligned, D may
+// be another buffer than C, 4 KiB of workspace.
+var aligned16 = vendorFit{workspace: 4096, alignA: 16, alignB: 16, alignC: 16, alignD: 16, outOfPlace: true}
+
+// An Engine's planner (one with a launcher) whose cuBLASLt is the version a
+// bucket records routes the bucket's problems to cuBLASLt: the plan names
+// the algorithm (no kernel), needs the algorithm's workspace (the larger of
+// its M class's ends), Explain says "cuBLASLt 12.8.4 algorithm", and a
+// repeated shape plans from the cache without allocating or asking
+// cuBLASLt again.
+func TestPlanVendorRoutes(t *testing.T) {
+	cat := tableTestCatalog(t)
+	tab, p := exactVendorTable(t)
+	fake := &fakeLauncher{fit: aligned16, workspace: map[int]int64{8: 8192}}
+	pl := NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: fake})
+	assert.Equal(t, KernelMatch{Matched: 3, Vendor: 1}, pl.KernelMatch())
+	require.Len(t, fake.asked, 2, "the exact entry's bucket is checked at its ends, M = 1 and 16")
+	assert.Equal(t, []int{1, 16}, []int{fake.asked[0].M, fake.asked[1].M})
+	assert.Equal(t, Problem{M: 1, N: 4096, K: 4096, Types: p.Types, LDA: 4096, LDB: 4096, LDC: 4096, Alpha: 1}, fake.asked[0])
+	raw, err := base64.StdEncoding.DecodeString(testAlgo)
+	require.NoError(t, err)
+	assert.Equal(t, raw, fake.algo[:], "the recorded bytes")
+
+	fake.asked = nil
+	plan, err := pl.Plan(&p)
+	require.NoError(t, err)
+	require.NotNil(t, plan.Vendor)
+	assert.Equal(t, Vendor{Algo: testAlgo, Version: 120804}, *plan.Vendor)
+	assert.Nil(t, plan.Kernel)
+	assert.Equal(t, LevelExact, plan.Level)
+	assert.Equal(t, "[1, 16]", plan.Bucket())
+	assert.Equal(t, 1, plan.SplitK)
+	assert.Equal(t, int64(8192), plan.WorkspaceBytes, "M = 8's workspace, the larger of M = 5's and 8's")
+	var ms []int
+	for _, q := range fake.asked {
+		ms = append(ms, q.M)
+	}
+	assert.Equal(t, []int{5, 8, 5, 8}, ms, "both ends of M's class (5, 8], for each end's route")
+	ex := plan.Explain()
+	assert.Contains(t, ex, "level: exact (N,K) entry\nbucket: [1, 16]\n")
+	assert.Contains(t, ex, "kernel: cuBLASLt 12.8.4 algorithm")
+	assert.Contains(t, ex, "workspace 8192 B")
+	assert.Contains(t, ex, "launch 1 of 1: cublasLtMatmul")
+	assert.NotContains(t, ex, "passed over: exact")
+	assert.Equal(t, "cuBLASLt's algorithm", plan.decomposition())
+
+	fake.asked = nil
+	q := p
+	q.M = 7
+	plan, err = pl.Plan(&q)
+	require.NoError(t, err)
+	assert.NotNil(t, plan.Vendor)
+	assert.Empty(t, fake.asked, "M = 7 plans from the cached route")
+	allocs := testing.AllocsPerRun(50, func() { _, _ = pl.Plan(&q) })
+	assert.Zero(t, allocs)
+
+	q.M = 17
+	plan, err = pl.Plan(&q)
+	require.NoError(t, err)
+	assert.Equal(t, "k90_bf16", plan.Kernel.Name, "M = 17 is the entry's kernel bucket")
+	assert.Nil(t, plan.Vendor)
+}
+
+// A bucket routed to cuBLASLt is passed over, Explain saying why, for the
+// problems the engine does not hand cuBLASLt and those the algorithm cannot
+// run: other types than bf16 and f16, K = 0, a bias, misaligned operands, C ≠ D for an
+// in-place algorithm, more workspace than the limits allow, none allowed
+// (a capturing stream without a workspace), and an algorithm the library
+// rejects — at load for an exact entry (counted as changed), or at the
+// problem's M.
+func TestPlanVendorPassedOver(t *testing.T) {
+	cat := tableTestCatalog(t)
+	tab, p := exactVendorTable(t)
+	planner := func(f *fakeLauncher, lim Limits) *Planner {
+		return NewPlanner(cat, tab, H200, lim).WithVendor(VendorLibrary{Version: 120804, launcher: f})
+	}
+	inPlace := aligned16
+	inPlace.outOfPlace = false
+	aligned32 := vendorFit{workspace: 4096, alignA: 32, alignB: 32, alignC: 32, alignD: 32, outOfPlace: true} // more than the kernels need
+	for _, c := range []struct {
+		name string
+		fit  vendorFit
+		lim  Limits
+		edit func(*Problem)
+		why  string
+	}{
+		{"bias", aligned16, Limits{}, func(p *Problem) { p.Bias = 1 << 44 }, "the engine launches cuBLASLt without a bias, and the problem has one"},
+		{"A misaligned", aligned32, Limits{}, func(p *Problem) { p.A += 16 }, "the algorithm needs A's pointer and row pitch 32-byte aligned, they are 0x100010 and 8192 B"},
+		{"B pitch", aligned32, Limits{}, func(p *Problem) { p.LDB = 4104 }, "the algorithm needs B's pointer and row pitch 32-byte aligned, they are 0x40000000 and 8208 B"},
+		{"D misaligned", aligned32, Limits{}, func(p *Problem) { p.D += 16 }, "the algorithm needs D's pointer and row pitch 32-byte aligned, they are 0x10000000010 and 8192 B"},
+		{"C misaligned", aligned16, Limits{}, func(p *Problem) { p.Beta, p.C = 1, 1<<42+2 }, "the algorithm needs C's pointer and row pitch 16-byte aligned, they are 0x40000000002 and 8192 B"},
+		{"out of place", inPlace, Limits{}, func(p *Problem) { p.Beta, p.C = 1, 1<<42 }, "the algorithm writes D over C only (in place), and C is another buffer"},
+		{"workspace", aligned16, Limits{WorkspaceBytes: 1024}, func(*Problem) {}, "the algorithm needs 4096 B of workspace, 1024 B reserved per stream"},
+		{"no workspace", aligned16, Limits{NoSplitK: true}, func(*Problem) {}, "the algorithm needs 4096 B of workspace, and this plan may have none"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := p
+			c.edit(&q)
+			plan, err := planner(&fakeLauncher{fit: c.fit}, c.lim).Plan(&q)
+			require.NoError(t, err)
+			assert.Nil(t, plan.Vendor)
+			assert.Equal(t, LevelDefault, plan.Level)
+			assert.Contains(t, plan.Explain(), "passed over: exact (N,K) entry: bucket [1, 16] routes to cuBLASLt: "+c.why)
+		})
+	}
+	t.Run("in place", func(t *testing.T) {
+		q := p
+		q.Beta, q.C = 1, q.D
+		plan, err := planner(&fakeLauncher{fit: inPlace}, Limits{}).Plan(&q)
+		require.NoError(t, err)
+		assert.NotNil(t, plan.Vendor, "C = D suits an in-place algorithm")
+	})
+	t.Run("rejected at load", func(t *testing.T) {
+		f := &fakeLauncher{fit: aligned16, reject: map[int]bool{16: true}, err: errors.New("cublasLtMatmulAlgoCheck: CUBLAS_STATUS_NOT_SUPPORTED (15)")}
+		pl := planner(f, Limits{})
+		assert.Equal(t, KernelMatch{Matched: 3, Changed: 1}, pl.KernelMatch(), "counted as changed")
+		plan, err := pl.Plan(&p)
+		require.NoError(t, err)
+		assert.Equal(t, LevelDefault, plan.Level)
+		assert.Contains(t, plan.Explain(), "routes to cuBLASLt: cuBLASLt 12.8.4 rejects the recorded algorithm at M=16 N=4096 K=4096: cublasLtMatmulAlgoCheck: CUBLAS_STATUS_NOT_SUPPORTED (15)")
+	})
+	t.Run("rejected at M", func(t *testing.T) {
+		f := &fakeLauncher{fit: aligned16, reject: map[int]bool{5: true}, err: errors.New("CUBLAS_STATUS_INVALID_VALUE")}
+		pl := planner(f, Limits{})
+		assert.Equal(t, KernelMatch{Matched: 3, Vendor: 1}, pl.KernelMatch())
+		plan, err := pl.Plan(&p)
+		require.NoError(t, err)
+		assert.Equal(t, LevelDefault, plan.Level)
+		assert.Contains(t, plan.Explain(), "routes to cuBLASLt: cuBLASLt 12.8.4 rejects the algorithm at M=5: CUBLAS_STATUS_INVALID_VALUE")
+	})
+	t.Run("types and K", func(t *testing.T) { // the engine hands cuBLASLt 16-bit types and K ≥ 1 only
+		q := p
+		q.Types = Types{In: E4M3, Out: BF16}
+		q.ScaleA, q.ScaleB = 1, 1
+		assert.Equal(t, "the engine launches cuBLASLt for bf16 and f16 only, the problem is e4m3→bf16", vendorTakes(&q))
+		q = p
+		q.K, q.LDA, q.LDB = 0, 0, 0
+		assert.Equal(t, "K = 0: cuBLASLt's layouts need K ≥ 1", vendorTakes(&q))
+	})
+}
+
+// A plan routed to cuBLASLt is checked again against the problem it runs
+// (Engine.Launch): its pointers and strides, types and bias.
+func TestVendorRecheck(t *testing.T) {
+	cat := tableTestCatalog(t)
+	tab, p := exactVendorTable(t)
+	pl := NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: &fakeLauncher{fit: aligned16}})
+	plan, err := pl.Plan(&p)
+	require.NoError(t, err)
+	require.NotNil(t, plan.Vendor)
+	assert.Empty(t, plan.vendorRecheck(&p, pl.lim))
+	q := p
+	q.B += 2
+	assert.Contains(t, plan.vendorRecheck(&q, pl.lim), "needs B's pointer and row pitch 16-byte aligned")
+	q = p
+	q.Bias = 1 << 44
+	assert.Contains(t, plan.vendorRecheck(&q, pl.lim), "without a bias")
+}
+
+// Open refuses contradictory or empty cuBLASLt options before touching a
+// GPU (in either build).
+func TestVendorOptions(t *testing.T) {
+	for _, o := range []Options{{NoVendor: true, VendorLibraries: []string{"libcublasLt.so.12"}}, {VendorLibraries: []string{"libcublasLt.so.13", ""}}} {
+		_, err := Open(0, o)
+		var ae *ArgError
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, "Options.VendorLibraries", ae.Field)
+		require.ErrorIs(t, err, ErrInvalidArgument)
+	}
 }
