@@ -42,7 +42,7 @@ template <int N> __device__ __forceinline__ void pin_registers(float (&d)[N]) {
 // wgmma<T, N>::run: d (64xN fp32, the warpgroup's accumulator fragments) +=
 // A (64xK, descriptor da) · B (NxK, descriptor db)ᵀ, K = 32 bytes of T
 // (k16 for 16-bit types, k32 for e4m3; e4m3 takes no transpose operands), for N = 16, 32, 64,
-// 128, 192, 256. Per warp w of the warpgroup and lane l, d[4i + e] is row
+// 96, 128, 192, 256. Per warp w of the warpgroup and lane l, d[4i + e] is row
 // 16w + l/4 + 8(e/2), column 8i + 2(l%4) + e%2 — mma.sync's C layout for n8
 // block i. The operand lists below are written out per N (PTX names every
 // accumulator register).
@@ -56,6 +56,8 @@ template <typename T, int N> struct wgmma;
 #define GR_WGMMA_OUT_32 GR_O8(0), GR_O8(8)
 #define GR_WGMMA_OPS_64 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33"
 #define GR_WGMMA_OUT_64 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24)
+#define GR_WGMMA_OPS_96 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47}, %48, %49"
+#define GR_WGMMA_OUT_96 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40)
 #define GR_WGMMA_OPS_128 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65"
 #define GR_WGMMA_OUT_128 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56)
 #define GR_WGMMA_OPS_192 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97"
@@ -81,7 +83,7 @@ template <typename T, int N> struct wgmma;
   };
 #define GR_WGMMA_ALL_N(T, PTX, K, TAIL)                                                                      \
   GR_WGMMA(T, PTX, K, TAIL, 16) GR_WGMMA(T, PTX, K, TAIL, 32) GR_WGMMA(T, PTX, K, TAIL, 64)                  \
-  GR_WGMMA(T, PTX, K, TAIL, 128) GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 256)
+  GR_WGMMA(T, PTX, K, TAIL, 96) GR_WGMMA(T, PTX, K, TAIL, 128) GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 256)
 GR_WGMMA_ALL_N(__nv_bfloat16, "bf16", "k16", ", p, 1, 1, 0, 0")
 GR_WGMMA_ALL_N(__half, "f16", "k16", ", p, 1, 1, 0, 0")
 #if defined(GR_HOPPER)
@@ -97,6 +99,8 @@ GR_WGMMA_ALL_N(__nv_fp8_e4m3, "e4m3", "k32", ", p, 1, 1")
 #undef GR_WGMMA_OUT_32
 #undef GR_WGMMA_OPS_64
 #undef GR_WGMMA_OUT_64
+#undef GR_WGMMA_OPS_96
+#undef GR_WGMMA_OUT_96
 #undef GR_WGMMA_OPS_128
 #undef GR_WGMMA_OUT_128
 #undef GR_WGMMA_OPS_192

@@ -372,7 +372,7 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
   std::vector<Cand> cs;
   for (auto &in : insts) {
     if (in.f16 || !selected(in.name)) continue;
-    if (!in.swap && m < 128) continue;
+    if (!in.swap && m <= in.bm / 2) continue;  // tokens on the 64-row side: at least half a tile
     if (in.swap && (m > 256 || in.bm > 2 * std::max<int64_t>(m, 32))) continue;
     if (in.swap && in.bm < m / 2) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);

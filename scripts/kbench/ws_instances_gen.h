@@ -30,6 +30,15 @@
   X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x128x128_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 64, 128, 4, true, 4, 2, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_swap_bf16_bf16_f32_tn_128x128x128_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_bf16_bf16_f32_tn_128x64x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_bf16_bf16_f32_tn_128x64x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_swap_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_bf16_bf16_f32_tn_128x128x128_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16, __half, __half, 128, 256, 4, false, 1, 1, false, false, 1, gr::ws_schedule) \
@@ -60,6 +69,15 @@
   X(ws_wgmma_swap_sk_f16_f16_f32_tn_64x128x128_w12_s4_a16, __half, __half, 64, 128, 4, true, 4, 2, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_swap_f16_f16_f32_tn_128x128x128_w12_s3_a16, __half, __half, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_swap_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16, __half, __half, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_sk_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_swap_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_schedule) \
+  X(ws_wgmma_swap_sk_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_swap_sk_f16_f16_f32_tn_16x64x64_w8_s16_a16, __half, __half, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_f16_f16_f32_tn_128x128x128_w12_s3_a16, __half, __half, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16, __half, __half, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k)
 #define GR_WS_E4M3_BF16(X) \

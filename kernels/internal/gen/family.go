@@ -575,8 +575,8 @@ func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
 	case a.rows() != 64 && a.rows() != 128:
 		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128: one or two consumer warpgroups")
-	case c != 16 && c != 32 && c != 64 && c != 128 && c != 192 && c != 256:
-		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 128, 192 or 256")
+	case c != 16 && c != 32 && c != 64 && c != 96 && c != 128 && c != 192 && c != 256:
+		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 96, 128, 192 or 256")
 	case a.bm%8 != 0 || a.bn%8 != 0:
 		return errors.New("boxes of whole 8-row swizzle atoms")
 	case a.stages < 2:

@@ -131,7 +131,7 @@ func TestArgsChecks(t *testing.T) {
 		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                        // not n128 wgmma
 		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                        // too shallow
 		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1},                                   // three consumers
-		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1},                                    // no n96 wgmma here
+		wsWGMMAArgs{bm: 128, bn: 80, stages: 4, kb: 1},                                    // no n80 wgmma here
 		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                        // n24 and a partial atom
 		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                        // 192 weight rows
 		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                         // one stage

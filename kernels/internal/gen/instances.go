@@ -122,6 +122,25 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true})
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true, sk: true})
 		}
+		// Mid-M tiles that give about one block per SM (experimental, not yet
+		// run): at M = 128…256 on the H200 each block ingests its operands at
+		// 70–95 GB/s whatever the tile (docs/perf/2026-12-02-h200-b, call 1:
+		// ncu of cuBLAS's nvjet 96x64 and 96x128 tiles and of ours), so the
+		// time is the largest block's bytes; cuBLAS picks 96- and 64-wide
+		// weight tiles that make 128 blocks. Ours: 128 tokens × 96 or 64
+		// weight rows (one token tile at M ≤ 128, so each weight row is read
+		// once; stream-K splits K in two where the tiles are ≤ 66), and 64
+		// tokens × 96 rows with one consumer.
+		for _, c := range [][3]int{{128, 96, 7}, {128, 64, 8}, {64, 96, 10}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1})
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
+		}
+		// 32 tokens × 64 weight rows (swap), as cuBLAS's 64x32 at M = 17…64:
+		// twice the blocks of 32 × 128 (96 at N = 6144), and with stream-K
+		// 128 at N = 4096; 16 × 64 with stream-K likewise (experimental).
+		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true})
+		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
+		experimental(wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
 		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2})
 		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, sk: true})
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
