@@ -61,7 +61,7 @@ func ExamplePlan_Explain() {
 	// problem: M=16 N=6144 K=4096
 	// level: exact (N,K) entry
 	// bucket: [9, 16]
-	// source: measured on NVIDIA H200 (2026-12-01)
+	// source: measured on NVIDIA H200 (2026-12-02)
 	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
 	// split-K: 1 (K per split 4096), workspace 0 B
 	// launch 1 of 1: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 grid [96 1 1] block [256 1 1] smem 164864 B
