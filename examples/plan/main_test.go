@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,8 +29,25 @@ func TestRun(t *testing.T) {
 	// A100's are not said to be the H200's measurements.
 	h200, a100, ok := strings.Cut(text, "NVIDIA A100")
 	require.True(t, ok)
-	assert.Contains(t, h200, "56 rows: exact entries: measured on NVIDIA H200")
+	assert.Equal(t, 56, measuredRows(t, h200, "exact entries: measured on NVIDIA H200 ("), "every H200 row, whatever the date its entry was measured on:\n%s", h200)
 	assert.Contains(t, a100, "56 rows: exact entries: the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured\n")
 	assert.NotContains(t, a100, "H200")
 	assert.NotContains(t, text, "table: measured")
+}
+
+// measuredRows sums the counts of text's source lines ("N rows: SOURCE")
+// whose source starts with prefix.
+func measuredRows(t *testing.T, text, prefix string) int {
+	t.Helper()
+	sum := 0
+	for line := range strings.Lines(text) {
+		n, source, ok := strings.Cut(strings.TrimSuffix(line, "\n"), " rows: ")
+		if !ok || !strings.HasPrefix(source, prefix) {
+			continue
+		}
+		k, err := strconv.Atoi(n)
+		require.NoError(t, err, line)
+		sum += k
+	}
+	return sum
 }
