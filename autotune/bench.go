@@ -116,7 +116,7 @@ func benchShape(h *gpuharness.Harness, s tuning.Shape, reps int) (report.BenchRo
 	if err != nil {
 		return r, err
 	}
-	r.Kernel, r.SplitK, r.Level = pl.Kernel.Name, pl.SplitK, pl.Level.String()
+	r.SetPlan(pl)
 	st := dispatch.Stream(h.Stream)
 	gemm := func(p *dispatch.Problem) error { return h.Engine.GEMM(p, st) }
 	g, err := h.GraphTime(probs, reps, gemm)

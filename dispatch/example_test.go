@@ -37,7 +37,7 @@ func Example() {
 	}
 	fmt.Println("level:", plan.Level)
 	fmt.Println("bucket:", plan.Bucket())
-	fmt.Println("kernel:", plan.Kernel.Name)
+	fmt.Println("kernel:", plan.KernelName()) // Kernel is nil for a plan routed to cuBLASLt
 	fmt.Println("split-K:", plan.SplitK)
 	// Output:
 	// level: exact (N,K) entry

@@ -71,7 +71,7 @@ func TestBatchInvariantRows(t *testing.T) {
 						repoisonRows(t, q)
 						require.NoError(t, e.GEMM(&q, 0))
 						waitStream(t, 0)
-						sameRows(t, alone[s*p.LDC:(s+m)*p.LDC], download(t, q), "M=%d from row %d, %s", m, s, plan.Kernel.Name)
+						sameRows(t, alone[s*p.LDC:(s+m)*p.LDC], download(t, q), "M=%d from row %d, %s", m, s, plan.KernelName())
 					}
 				}
 				if j == 1 { // o: another stream, and graph replays

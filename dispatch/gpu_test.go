@@ -166,7 +166,7 @@ func TestRoutingLlamaShapes(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, e.GEMM(&p, 0), "%s M=%d", sh.name, m)
 			waitStream(t, 0)
-			require.NoError(t, d.Check(out.download(t)), "%s M=%d via %s (%s)", sh.name, m, pl.Kernel.Name, pl.Level)
+			require.NoError(t, d.Check(out.download(t)), "%s M=%d via %s (%s)", sh.name, m, pl.KernelName(), pl.Level)
 		}
 	}
 }
@@ -178,6 +178,7 @@ func TestMisalignedPointerRoutesToUnalignedKernel(t *testing.T) {
 	p, out := operands(t, d)
 	pl, err := e.Plan(&p)
 	require.NoError(t, err)
+	require.NotNil(t, pl.Kernel, "a kernel of ours, not cuBLASLt:\n%s", pl.Explain())
 	require.Equal(t, 0, int(uintptr(p.A))%pl.Kernel.PtrAlign)
 	require.Less(t, pl.Kernel.PtrAlign, 16, "A is 2 bytes off 16-byte alignment")
 	require.Contains(t, pl.Explain(), "not 16-byte aligned")
@@ -243,6 +244,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 	if ty.In != dispatch.E4M3 { // e4m3 kernels are experimental: only a table routes to them
 		pl, err := e.Plan(&p)
 		require.NoError(t, err, "%s", ty)
+		require.NotNil(t, pl.Kernel, "%s: a kernel of ours, not cuBLASLt:\n%s", ty, pl.Explain())
 		require.Equal(t, 64, pl.Kernel.IndexBits)
 		plans = append(plans, pl)
 	}
@@ -290,7 +292,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 			if ty.In == dispatch.E4M3 {
 				tol = ty.Tolerance(k, ref, mag)
 			}
-			assert.InDelta(t, ref, g, tol, "kernel %s, %s: column %d: got %g, want %g ± %g", pl.Kernel.Name, ty, col, g, ref, tol)
+			assert.InDelta(t, ref, g, tol, "kernel %s, %s: column %d: got %g, want %g ± %g", pl.KernelName(), ty, col, g, ref, tol)
 		}
 		unwritten, first := 0, -1
 		for i, v := range got {
@@ -301,7 +303,7 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 				unwritten++
 			}
 		}
-		assert.Zero(t, unwritten, "kernel %s, %s: %d columns not written, the first %d", pl.Kernel.Name, ty, unwritten, first)
+		assert.Zero(t, unwritten, "kernel %s, %s: %d columns not written, the first %d", pl.KernelName(), ty, unwritten, first)
 	}
 	t.Logf("%s: %d plans checked (a wrong one does not stop the others)", ty, len(plans))
 }

@@ -153,7 +153,7 @@ func threadCalls(t *testing.T, e *dispatch.Engine, seed uint64) []threadCall {
 		if pl.Kernel.TMA() {
 			tma++
 		}
-		t.Logf("M=%d N=4096 K=4096: %s split-K %d (TMA %v)", m, pl.Kernel.Name, pl.SplitK, pl.Kernel.TMA())
+		t.Logf("M=%d N=4096 K=4096: %s split-K %d (TMA %v)", m, pl.KernelName(), pl.SplitK, pl.Kernel.TMA())
 		calls = append(calls, threadCall{d, p, out, pl})
 	}
 	if e.Device().Arch == kernels.SM90 {
@@ -207,7 +207,7 @@ func gemmsOnThread(e *dispatch.Engine, kind threadKind, primary cu.CUContext, ca
 				if err := c.poison(s); err != nil {
 					return nil, err
 				}
-				if err := call(fmt.Sprintf("%s M=%d (%s split-K %d)", how, c.p.M, c.pl.Kernel.Name, c.pl.SplitK), func() error { return launch(c) }); err != nil {
+				if err := call(fmt.Sprintf("%s M=%d (%s split-K %d)", how, c.p.M, c.pl.KernelName(), c.pl.SplitK), func() error { return launch(c) }); err != nil {
 					return nil, err
 				}
 			}
@@ -229,7 +229,7 @@ func gemmsOnThread(e *dispatch.Engine, kind threadKind, primary cu.CUContext, ca
 				return fmt.Errorf("Plan: %w", err)
 			}
 			if pl.Kernel != c.pl.Kernel || pl.SplitK != c.pl.SplitK {
-				return fmt.Errorf("Plan gives %s split-K %d here, %s split-K %d on the test's thread", pl.Kernel.Name, pl.SplitK, c.pl.Kernel.Name, c.pl.SplitK)
+				return fmt.Errorf("Plan gives %s split-K %d here, %s split-K %d on the test's thread", pl.KernelName(), pl.SplitK, c.pl.KernelName(), c.pl.SplitK)
 			}
 			if err := expectCurrent(want, "Plan"); err != nil {
 				return err
@@ -257,7 +257,7 @@ func gemmsOnThread(e *dispatch.Engine, kind threadKind, primary cu.CUContext, ca
 			return fmt.Errorf("repeated GEMM M=%d: %w", c.p.M, gerr)
 		}
 		if allocs != 0 {
-			return fmt.Errorf("GEMM M=%d (%s) from a %s thread allocates %v times per call", c.p.M, c.pl.Kernel.Name, kind.name, allocs)
+			return fmt.Errorf("GEMM M=%d (%s) from a %s thread allocates %v times per call", c.p.M, c.pl.KernelName(), kind.name, allocs)
 		}
 		if err := expectCurrent(want, "repeated GEMM"); err != nil {
 			return err
@@ -281,8 +281,8 @@ func ownThreadOutputs(t *testing.T, e *dispatch.Engine, primary cu.CUContext, ca
 	ref, err := gemmsOnThread(e, ownThread, primary, calls)
 	require.NoError(t, err, "from a thread where the engine's context is current")
 	for i, c := range calls {
-		require.NoError(t, c.d.Check(ref.gemm[i]), "M=%d (%s) from the engine's own thread", c.p.M, c.pl.Kernel.Name)
-		require.True(t, slices.Equal(ref.gemm[i], ref.launch[i]), "M=%d (%s): Launch and GEMM differ on the engine's own thread", c.p.M, c.pl.Kernel.Name)
+		require.NoError(t, c.d.Check(ref.gemm[i]), "M=%d (%s) from the engine's own thread", c.p.M, c.pl.KernelName())
+		require.True(t, slices.Equal(ref.gemm[i], ref.launch[i]), "M=%d (%s): Launch and GEMM differ on the engine's own thread", c.p.M, c.pl.KernelName())
 	}
 	return ref.gemm
 }
@@ -303,8 +303,8 @@ func TestGEMMFromAnyThread(t *testing.T) {
 			got, err := gemmsOnThread(e, kind, primary, calls)
 			require.NoError(t, err)
 			for i, c := range calls {
-				require.True(t, slices.Equal(ref[i], got.gemm[i]), "M=%d (%s): GEMM's output from a %s thread differs from the engine's own thread's", c.p.M, c.pl.Kernel.Name, kind.name)
-				require.True(t, slices.Equal(ref[i], got.launch[i]), "M=%d (%s): Launch's output from a %s thread differs from the engine's own thread's GEMM", c.p.M, c.pl.Kernel.Name, kind.name)
+				require.True(t, slices.Equal(ref[i], got.gemm[i]), "M=%d (%s): GEMM's output from a %s thread differs from the engine's own thread's", c.p.M, c.pl.KernelName(), kind.name)
+				require.True(t, slices.Equal(ref[i], got.launch[i]), "M=%d (%s): Launch's output from a %s thread differs from the engine's own thread's GEMM", c.p.M, c.pl.KernelName(), kind.name)
 			}
 		})
 	}
@@ -403,7 +403,7 @@ func TestEngineLifeFromAnyThread(t *testing.T) {
 			})
 			require.NoError(t, err)
 			for i, c := range calls {
-				require.True(t, slices.Equal(ref[i], outs[i]), "M=%d (%s): the graph replayed from a %s thread differs from the direct GEMM on the engine's own thread", c.p.M, c.pl.Kernel.Name, kind.name)
+				require.True(t, slices.Equal(ref[i], outs[i]), "M=%d (%s): the graph replayed from a %s thread differs from the direct GEMM on the engine's own thread", c.p.M, c.pl.KernelName(), kind.name)
 			}
 		})
 	}

@@ -35,7 +35,7 @@ func TestNormalPlansUnchanged(t *testing.T) {
 				p := PlaceholderProblem(m, n, k, e.Types)
 				plan, err := pl.Plan(&p)
 				require.NoError(t, err, "%s M=%d", e.Key(), m)
-				fmt.Fprintf(&b, "%s M=%d: %s split-K %d, %s\n", e.Key(), m, plan.Kernel.Name, plan.SplitK, plan.Level)
+				fmt.Fprintf(&b, "%s M=%d: %s split-K %d, %s\n", e.Key(), m, plan.KernelName(), plan.SplitK, plan.Level)
 			}
 		}
 	}

@@ -305,6 +305,20 @@ func (pl Plan) Bucket() string {
 	return pl.route.bucket
 }
 
+// KernelName names what the plan runs, as Explain's "kernel:" line does:
+// the kernel's name, the algorithm (Vendor.String, "cuBLASLt 12.8.4
+// algorithm 1a2b3c4d") for a plan routed to cuBLASLt, whose Kernel is nil,
+// and "" for a no-op or the zero Plan. Print this rather than Kernel.Name.
+func (pl Plan) KernelName() string {
+	switch {
+	case pl.Vendor != nil:
+		return pl.Vendor.String()
+	case pl.Kernel != nil:
+		return pl.Kernel.Name
+	}
+	return ""
+}
+
 // Explain says how the plan was chosen: level, bucket, kernel, runner-up,
 // each level that was passed over and why, and the kernels the constraints
 // rejected, grouped by the rule they break with counts and examples.

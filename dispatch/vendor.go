@@ -2,7 +2,9 @@ package dispatch
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -65,6 +67,25 @@ type vendorFit struct {
 	// dimension × element size) of A, B, C and D (0: none).
 	alignA, alignB, alignC, alignD int
 	outOfPlace                     bool // D may be another buffer than C
+}
+
+// String names the algorithm as Explain does: "cuBLASLt 12.8.4 algorithm
+// 1a2b3c4d", the library's version and the first four bytes of the
+// SHA-256 of the algorithm's bytes, in hex (an algorithm has no name of
+// its own: the digest tells algorithms apart in plans and reports).
+func (v Vendor) String() string {
+	return fmt.Sprintf("cuBLASLt %s algorithm %s", vendorVersion(v.Version), v.id())
+}
+
+// Tag names the algorithm in one word, for a CSV's kernel column and a
+// log's fields: "cublaslt:12.8.4:1a2b3c4d" (see String).
+func (v Vendor) Tag() string { return fmt.Sprintf("cublaslt:%s:%s", vendorVersion(v.Version), v.id()) }
+
+// id is the hex of the first four bytes of the SHA-256 of v's algorithm.
+func (v Vendor) id() string {
+	a := v.bytes()
+	sum := sha256.Sum256(a[:])
+	return hex.EncodeToString(sum[:4])
 }
 
 // vendorVersion writes a cublasLtGetVersion value as "12.8.4".
@@ -221,7 +242,7 @@ func vendorGeometry(p *Problem, r *route, planner *Planner, lim Limits) Plan {
 // explainVendor writes Explain's lines of a plan routed to cuBLASLt.
 func (pl *Plan) explainVendor(b *strings.Builder) {
 	f := pl.route.fit
-	fmt.Fprintf(b, "kernel: cuBLASLt %s algorithm (the table's cublasLtMatmulAlgo_t)\n", vendorVersion(pl.Vendor.Version))
+	fmt.Fprintf(b, "kernel: %s (the table's cublasLtMatmulAlgo_t)\n", pl.KernelName())
 	fmt.Fprintf(b, "split-K: the algorithm's own, workspace %d B (cublasLtMatmulAlgoCheck)\n", pl.WorkspaceBytes)
 	fmt.Fprintf(b, "launch 1 of 1: cublasLtMatmul, TN: D = Aᵀ·B in cuBLASLt's column-major terms (its A our B, its B our A, D our Dᵀ); alignment A %d, B %d, C %d, D %d B\n",
 		f.alignA, f.alignB, f.alignC, f.alignD)

@@ -226,7 +226,9 @@ func TestPlanVendorRoutes(t *testing.T) {
 	assert.Equal(t, []int{5, 8, 5, 8}, ms, "both ends of M's class (5, 8], for each end's route")
 	ex := plan.Explain()
 	assert.Contains(t, ex, "level: exact (N,K) entry\nbucket: [1, 16]\n")
-	assert.Contains(t, ex, "kernel: cuBLASLt 12.8.4 algorithm")
+	assert.Contains(t, ex, "kernel: cuBLASLt 12.8.4 algorithm fdeab9ac (the table's cublasLtMatmulAlgo_t)")
+	assert.Equal(t, "cuBLASLt 12.8.4 algorithm fdeab9ac", plan.KernelName(), "Explain's name; the digest is sha256(0, 1, …, 63)'s start")
+	assert.Equal(t, "cublaslt:12.8.4:fdeab9ac", plan.Vendor.Tag())
 	assert.Contains(t, ex, "workspace 8192 B")
 	assert.Contains(t, ex, "launch 1 of 1: cublasLtMatmul")
 	assert.NotContains(t, ex, "passed over: exact")
@@ -246,7 +248,13 @@ func TestPlanVendorRoutes(t *testing.T) {
 	plan, err = pl.Plan(&q)
 	require.NoError(t, err)
 	assert.Equal(t, "k90_bf16", plan.Kernel.Name, "M = 17 is the entry's kernel bucket")
+	assert.Equal(t, "k90_bf16", plan.KernelName())
 	assert.Nil(t, plan.Vendor)
+	q.M = 0
+	plan, err = pl.Plan(&q)
+	require.NoError(t, err)
+	assert.Empty(t, plan.KernelName(), "a no-op runs nothing")
+	assert.Empty(t, Plan{}.KernelName())
 }
 
 // A bucket routed to cuBLASLt is passed over, Explain saying why, for the

@@ -77,6 +77,18 @@ type BenchRow struct {
 	PeerUS               float64 // cuBLAS graph time (0: none)
 }
 
+// SetPlan records in r what plan runs: its kernel's name, or for a plan
+// routed to cuBLASLt (no Kernel) the algorithm's one-word Vendor.Tag
+// ("cublaslt:12.8.4:1a2b3c4d"), as the kernel column; its split-K factor
+// and level.
+func (r *BenchRow) SetPlan(plan dispatch.Plan) {
+	r.Kernel = plan.KernelName()
+	if plan.Vendor != nil {
+		r.Kernel = plan.Vendor.Tag()
+	}
+	r.SplitK, r.Level = plan.SplitK, plan.Level.String()
+}
+
 // RooflinePct is the share of the roofline the GEMM reached, %.
 func (r BenchRow) RooflinePct() float64 { return 100 * r.FloorUS / r.GraphUS }
 

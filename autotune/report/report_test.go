@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/base64"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/internal/fileio"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 const benchHeader = "name,M,N,K,dtype,kernel,split_k,level,graph_us,graph_p90_us,events_us,events_p90_us,tflops,gbps,floor_us,roofline_pct,host_gemm_us,host_launch_us,cublas_graph_us,speedup_vs_cublas\n"
@@ -240,4 +242,26 @@ func TestLabel(t *testing.T) {
 	s.Types = tuningtest.Types("e4m3→f16/block128")
 	assert.Equal(t, "down e4m3→f16/block128", label(s))
 	assert.Contains(t, BenchRow{Shape: s, GraphUS: 20, Kernel: "k", SplitK: 1}.Line(), "down e4m3→f16/block128 M=    1")
+}
+
+// bench records a plan routed to cuBLASLt (no Kernel) by the algorithm's
+// one-word tag, which the CSV and the printed line carry whole; a plan of
+// ours by its kernel's name.
+func TestBenchRowSetPlan(t *testing.T) {
+	v := &dispatch.Vendor{Algo: base64.StdEncoding.EncodeToString(make([]byte, dispatch.VendorAlgoBytes)), Version: 120804}
+	r := BenchRow{Shape: tuning.Shape{Name: "o", M: 64, N: 4096, K: 4096, Types: tuningtest.Types("bf16")}, GraphUS: 12, FloorUS: 10}
+	r.SetPlan(dispatch.Plan{Vendor: v, SplitK: 1, Level: dispatch.LevelExact})
+	assert.Equal(t, "cublaslt:12.8.4:f5a5fd42", r.Kernel)
+	assert.Equal(t, 1, r.SplitK)
+	assert.Equal(t, "exact (N,K) entry", r.Level)
+	assert.Contains(t, r.Line(), "  cublaslt:12.8.4:f5a5fd42 split=1 (exact (N,K) entry)")
+	out := filepath.Join(t.TempDir(), "bench.csv")
+	require.NoError(t, WriteBench(out, []BenchRow{r}))
+	back, err := ReadBench(out)
+	require.NoError(t, err)
+	require.Len(t, back, 1)
+	assert.Equal(t, "cublaslt:12.8.4:f5a5fd42", back[0].Kernel)
+
+	r.SetPlan(dispatch.Plan{Kernel: &kernels.KernelSpec{Name: "k"}, SplitK: 2, Level: dispatch.LevelDefault})
+	assert.Equal(t, []any{"k", 2, "default entry"}, []any{r.Kernel, r.SplitK, r.Level})
 }

@@ -125,8 +125,11 @@ func run() error {
 		if err := check(g, g.eager, rng); err != nil {
 			return fmt.Errorf("%s M=%d: %w", g.name, g.p.M, err)
 		}
-		plan, _ := eng.Plan(&g.p)
-		fmt.Printf("%-8s M=%-5d N=%-6d K=%-6d checked  %s split-K %d (%s)\n", g.name, g.p.M, g.p.N, g.p.K, plan.Kernel.Name, plan.SplitK, plan.Level)
+		plan, err := eng.Plan(&g.p)
+		if err != nil {
+			return fmt.Errorf("%s M=%d: %w", g.name, g.p.M, err)
+		}
+		fmt.Println(checkedLine(g.name, &g.p, plan))
 	}
 	// Captured: one graph per stream, replayed on poisoned outputs.
 	for _, st := range streams {

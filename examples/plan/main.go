@@ -74,9 +74,8 @@ func run(w io.Writer) error {
 	return nil
 }
 
-// row plans one problem and returns its level, bucket, split-K and kernel as
-// tab-separated cells, and where the choice came from; an error fills the
-// kernel cell with its first line.
+// row plans one problem and returns its cells (planCells), and where the
+// choice came from; an error fills the kernel cell with its first line.
 func row(pl *dispatch.Planner, m, n, k int) (cells, source string) {
 	// Distinct, 256-byte aligned placeholder addresses: planning only reads them.
 	p := dispatch.PlaceholderProblem(m, n, k, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16})
@@ -85,10 +84,19 @@ func row(pl *dispatch.Planner, m, n, k int) (cells, source string) {
 		msg, _, _ := strings.Cut(err.Error(), "\n")
 		return "error\t-\t-\t" + msg, "no plan"
 	}
-	level, _, _ := strings.Cut(plan.Level.String(), " ") // "exact", "default", "heuristic"
+	level, _, _ := strings.Cut(plan.Level.String(), " ")
 	source = level + " entries: " + plan.Source()
 	if plan.Source() == "" {
 		source = "no table entry: the analytic heuristic over the constraint survivors"
 	}
-	return fmt.Sprintf("%s\t%s\t%d\t%s", level, plan.Bucket(), plan.SplitK, plan.Kernel.Name), source
+	return planCells(plan), source
+}
+
+// planCells is a plan's level ("exact", "default", "heuristic"), bucket,
+// split-K and kernel as tab-separated cells. The kernel is named as
+// Explain names it (Plan.KernelName): a plan an engine routes to cuBLASLt
+// has an algorithm, no Kernel.
+func planCells(plan dispatch.Plan) string {
+	level, _, _ := strings.Cut(plan.Level.String(), " ")
+	return fmt.Sprintf("%s\t%s\t%d\t%s", level, plan.Bucket(), plan.SplitK, plan.KernelName())
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func TestRun(t *testing.T) {
@@ -50,4 +54,14 @@ func measuredRows(t *testing.T, text, prefix string) int {
 		sum += k
 	}
 	return sum
+}
+
+// A plan routed to cuBLASLt (an engine's planner makes them from a table
+// with vendor buckets) has no Kernel: its row names the algorithm as
+// Explain does.
+func TestPlanCellsVendor(t *testing.T) {
+	v := &dispatch.Vendor{Algo: base64.StdEncoding.EncodeToString(make([]byte, dispatch.VendorAlgoBytes)), Version: 120804}
+	cells := planCells(dispatch.Plan{Vendor: v, SplitK: 1, Level: dispatch.LevelExact})
+	assert.Equal(t, "exact\t\t1\tcuBLASLt 12.8.4 algorithm f5a5fd42", cells)
+	assert.Equal(t, "exact\t\t1\tk", planCells(dispatch.Plan{Kernel: &kernels.KernelSpec{Name: "k"}, SplitK: 1, Level: dispatch.LevelExact}))
 }
