@@ -26,11 +26,11 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-01-h200-sk/c6/peer.csv"
+	readmeBF16Bench = "docs/perf/2026-12-02-h200-b/c5/bench.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-02-h200-b/c5/peer.csv"
 	// The previous table's run of the same bench (before the stream-K
 	// kernels), for the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-01-h200-mc/c6/bench.csv"
+	readmeBF16Before = "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
@@ -370,13 +370,32 @@ func bf16Notes(rows, before []BenchRow) string {
 		}
 	}
 	fmt.Fprintf(&b, " The odd shape N = 769, K = 5125: ×%s at M = 2…8, ×%s above M = 16\n"+
-		"(K is not a multiple of 8: those calls cannot use TMA and run on the\n"+
-		"`cp.async`/element-load kernels). The small weights (qkv, o) at M = 32…512:\n"+
+		"%s. The small weights (qkv, o) at M = 32…512:\n"+
 		"×%s. On %d weights that the table was not tuned for (other models' and the\n"+
 		"floor probes; default entries): %s %s, %s %s, %s %s.\n",
-		spread(oddSmall), spread(oddAbove), spread(smallW), weights(rows, isHeldOut),
+		spread(oddSmall), spread(oddAbove), oddRoute(rows), spread(smallW), weights(rows, isHeldOut),
 		small.label, x(geo(rows, isHeldOut, small)), mid.label, x(geo(rows, isHeldOut, mid)), large.label, x(geo(rows, isHeldOut, large)))
 	return b.String()
+}
+
+// oddRoute says how the odd shape's calls above M = 16 ran: TMA cannot read
+// operands whose K is not a multiple of 8, so the repack kernels (`_rp_` in
+// the name) copy them to the workspace at an aligned pitch first, up to the
+// largest M whose copies fit; the rest run on the element-load kernels.
+func oddRoute(rows []BenchRow) string {
+	rp := 0
+	for _, r := range rows {
+		if r.Name == oddName && r.M > 16 && strings.Contains(r.Kernel, "_rp_") {
+			rp = max(rp, r.M)
+		}
+	}
+	if rp == 0 {
+		return "(K is not a multiple of 8: those calls cannot use TMA and run on the\n`cp.async`/element-load kernels)"
+	}
+	return fmt.Sprintf("(K is not a multiple of 8, which TMA cannot read: up to M = %d the plan\n"+
+		"first copies both operands to the workspace at an aligned pitch and runs the\n"+
+		"TMA kernels on the copies; above that the copies outgrow the engine's default\n"+
+		"32 MiB workspace and the calls run on the element-load kernels)", rp)
 }
 
 // fp8Table is the e4m3 table: per scaling mode, the geometric mean and the
@@ -509,10 +528,11 @@ func paddedNote(rows []kbenchRow) string {
 	}
 	return fmt.Sprintf("**Pad K to a multiple of 8.** The TMA kernels (`ws_wgmma`, the fastest\n"+
 		"from M = 16 up) need K and the leading dimensions to be multiples of 8\n"+
-		"elements, so a weight with K = 5125 misses them. Padding K with zeros in\n"+
-		"both operands (K = 5125 → 5128, lda = ldb = 5128) leaves the product\n"+
-		"unchanged and lets them take it: on N = 769, K = 5120 they measured\n"+
-		"×%.1f–%.1f cuBLAS at M ≥ 16 (the focused bench, `%s`).\n",
+		"elements, so a weight with K = 5125 reaches them only through a copy of\n"+
+		"both operands per call (above, where the workspace holds it). Padding K\n"+
+		"with zeros once (K = 5125 → 5128, lda = ldb = 5128) leaves the product\n"+
+		"unchanged and lets them read the operands as they are: on N = 769, K = 5120\n"+
+		"they measured ×%.1f–%.1f cuBLAS at M ≥ 16 (the focused bench, `%s`).\n",
 		slices.Min(v), slices.Max(v), readmePaddedLog)
 }
 
