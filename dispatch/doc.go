@@ -60,6 +60,42 @@
 // they break (arch, dtypes, e4m3 scaling mode, alignment of A or B,
 // leading dimensions, K, shared memory, index width, workspace).
 //
+// # cuBLASLt as a routing candidate
+//
+// A table bucket may route its Ms to NVIDIA's cuBLASLt instead of a kernel
+// of ours: it records the algorithm autotune measured fastest (Vendor: the
+// opaque cublasLtMatmulAlgo_t in base64 and the library's version) in
+// place of a kernel and digest. Only tables with such buckets route to
+// cuBLASLt; no committed table (buckets.yaml) has any yet, so the engine
+// runs our kernels only unless Options.Table holds one.
+//
+// Open loads the library at run time — Options.VendorLibraries, by default
+// libcublasLt.so.13, then libcublasLt.so.12, from the dynamic loader's
+// usual search path (LD_LIBRARY_PATH, the ld.so cache; a path names a
+// file) — once per process, with no build- or link-time dependency, and
+// makes one handle and one matmul descriptor. Options.NoVendor turns it
+// off (our kernels only: how every kernel floor is measured). Where no
+// library loads, or NoVendor is set, the engine still runs: each bucket
+// routed to cuBLASLt is passed over to the next level (exact entry,
+// default entry, heuristic) and counted as changed by KernelMatch, and
+// Explain says why ("cuBLASLt absent: libcublasLt.so.13: …", "cuBLASLt
+// off: Options.NoVendor is set"). So is a bucket recorded by another
+// version of the library than the loaded one, or whose algorithm the
+// loaded library rejects (cublasLtMatmulAlgoCheck, at load for an exact
+// entry). Per problem, the engine hands cuBLASLt bf16 and f16 problems
+// without a bias, K ≥ 1, whose pointers and row pitches meet the
+// algorithm's alignment needs and whose workspace fits the stream's;
+// otherwise that problem passes over the bucket, Explain saying why.
+//
+// A plan routed to cuBLASLt has Plan.Vendor set and Plan.Kernel nil: print
+// Plan.KernelName, which is Explain's "kernel: cuBLASLt 12.8.4 algorithm
+// 1a2b3c4d" (version, and the start of the algorithm's SHA-256). It
+// launches one cublasLtMatmul on the caller's stream with the stream's
+// workspace, allocates nothing once planned and may be captured, like a
+// plan of ours. A Planner of its own (NewPlanner, no GPU) never routes to
+// cuBLASLt: it passes over such buckets as an engine without the library
+// would.
+//
 // # Errors
 //
 // Every error wraps one of the Err sentinels, for errors.Is: bad input is
@@ -67,6 +103,6 @@
 // nothing is launched; ErrNoKernel says no kernel fits (its text groups the
 // reasons like Explain); ErrWorkspace says a stream's Reserve is too small
 // for a plan; a failed driver
-// call is a *CUDAError (errors.As) with its CUresult; a -tags nocuda build's
-// Open returns ErrNoCUDA.
+// call is a *CUDAError (errors.As) with its CUresult; a failed cuBLASLt call
+// wraps ErrVendor; a -tags nocuda build's Open returns ErrNoCUDA.
 package dispatch
