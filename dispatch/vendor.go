@@ -56,6 +56,10 @@ type vendorLauncher interface {
 	// leading dimensions; not its pointers — on the engine's device
 	// (cublasLtMatmulAlgoCheck) and reads what the algorithm needs.
 	vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error)
+	// vendorHeuristic returns up to n algorithms cuBLASLt's heuristic
+	// proposes for p's shape (cublasLtMatmulAlgoGetHeuristic), best first,
+	// each needing at most maxWorkspace bytes of workspace.
+	vendorHeuristic(p *Problem, maxWorkspace int64, n int) ([][VendorAlgoBytes]byte, error)
 }
 
 // vendorFit is what a cuBLASLt algorithm needs of a problem, in our
@@ -125,13 +129,11 @@ func (lib VendorLibrary) verdicts(t *Table) map[*Bucket]verdict {
 // vendor otherwise.
 func (lib VendorLibrary) judge(e *Entry, b *Bucket) (string, kernelState) {
 	rec := b.Vendor.Version
-	switch {
-	case lib.Version == 0:
-		return cmp.Or(lib.Absent, "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)"), kernelChanged
-	case lib.Version != rec:
-		return fmt.Sprintf("recorded for cuBLASLt %s, loaded %s: retune the table with the loaded library", vendorVersion(rec), vendorVersion(lib.Version)), kernelChanged
-	case lib.launcher == nil:
-		return fmt.Sprintf("cuBLASLt %s's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", vendorVersion(rec)), kernelVendor
+	switch why := lib.usable(rec); {
+	case why != "" && lib.Version == rec: // no launcher
+		return why, kernelVendor
+	case why != "":
+		return why, kernelChanged
 	case e.N == 0 || e.K == 0 || vendorTakes(&Problem{M: 1, N: e.N, K: e.K, Types: e.Types}) != "":
 		return "", kernelVendor // judged per problem
 	}
@@ -143,6 +145,105 @@ func (lib VendorLibrary) judge(e *Entry, b *Bucket) (string, kernelState) {
 		}
 	}
 	return "", kernelVendor
+}
+
+// usable says why lib cannot launch an algorithm that cuBLASLt of version
+// rec chose — none loaded, another version loaded, or no engine's launcher
+// — or "".
+func (lib VendorLibrary) usable(rec int) string {
+	switch {
+	case lib.Version == 0:
+		return cmp.Or(lib.Absent, "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)")
+	case lib.Version != rec:
+		return fmt.Sprintf("recorded for cuBLASLt %s, loaded %s: retune the table with the loaded library", vendorVersion(rec), vendorVersion(lib.Version))
+	case lib.launcher == nil:
+		return fmt.Sprintf("cuBLASLt %s's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", vendorVersion(rec))
+	}
+	return ""
+}
+
+// VendorLibrary is what pl knows of cuBLASLt (Planner.WithVendor): an
+// Engine's planner's is the library the engine loaded, or why none is.
+// A nil planner's is the zero value.
+func (pl *Planner) VendorLibrary() VendorLibrary {
+	if pl == nil {
+		return VendorLibrary{}
+	}
+	return pl.lib
+}
+
+// VendorAlgorithms returns up to n (1 to MaxVendorAlgorithms) of the
+// algorithms cuBLASLt's heuristic proposes for p
+// (cublasLtMatmulAlgoGetHeuristic), best first, in the engine's layouts
+// and within the planner's workspace limit, as Vendors of the loaded
+// version: the tuner's vendor candidates. It fails, wrapping ErrNoKernel
+// and saying why, where the planner cannot launch cuBLASLt (only an
+// Engine's planner with the library loaded can) or the engine does not
+// hand p to cuBLASLt (bf16 and f16 without a bias only); a failed
+// cuBLASLt call wraps ErrVendor.
+func (pl *Planner) VendorAlgorithms(p *Problem, n int) ([]Vendor, error) {
+	if err := pl.check(p); err != nil {
+		return nil, err
+	}
+	if n < 1 || n > MaxVendorAlgorithms {
+		return nil, &ArgError{Field: "n", Value: n, Rule: fmt.Sprintf("must be 1 to %d algorithms", MaxVendorAlgorithms)}
+	}
+	if why := cmp.Or(pl.lib.usable(pl.lib.Version), vendorTakes(p)); why != "" {
+		return nil, fmt.Errorf("%w: cuBLASLt's algorithms for M=%d N=%d K=%d: %s", ErrNoKernel, p.M, p.N, p.K, why)
+	}
+	ws := pl.lim.WorkspaceBytes
+	if pl.lim.NoSplitK {
+		ws = 0
+	}
+	algos, err := pl.lib.launcher.vendorHeuristic(p, ws, n)
+	if err != nil {
+		return nil, fmt.Errorf("%w: cuBLASLt %s's heuristic for M=%d N=%d K=%d: %w", ErrVendor, vendorVersion(pl.lib.Version), p.M, p.N, p.K, err)
+	}
+	out := make([]Vendor, len(algos))
+	for i, a := range algos {
+		out[i] = Vendor{Algo: base64.StdEncoding.EncodeToString(a[:]), Version: pl.lib.Version}
+	}
+	return out, nil
+}
+
+// MaxVendorAlgorithms is the most algorithms VendorAlgorithms asks
+// cuBLASLt's heuristic for at once.
+const MaxVendorAlgorithms = 64
+
+// PlanVendor plans p on cuBLASLt's algorithm v, bypassing the table (level
+// forced, as PlanKernel does for a kernel): how the tuner checks and times
+// a vendor candidate. It fails, wrapping ErrNoKernel and saying why,
+// unless the planner can launch v (an Engine's, with cuBLASLt of v's
+// version loaded), the engine hands p to cuBLASLt, the library accepts the
+// algorithm for p's shape (cublasLtMatmulAlgoCheck) and p's operands and
+// the planner's Limits meet its alignment and workspace needs. A v that is
+// not a recorded algorithm (see Vendor) is an *ArgError.
+func (pl *Planner) PlanVendor(p *Problem, v Vendor) (Plan, error) {
+	if err := pl.check(p); err != nil {
+		return Plan{}, err
+	}
+	if field, why := v.check(); why != "" {
+		return Plan{}, &ArgError{Field: "Vendor." + field, Value: v, Rule: why}
+	}
+	if p.empty() {
+		return noop(p), nil
+	}
+	fail := func(why string) (Plan, error) {
+		return Plan{}, fmt.Errorf("%w: %s for M=%d N=%d K=%d: %s", ErrNoKernel, v, p.M, p.N, p.K, why)
+	}
+	if why := cmp.Or(pl.lib.usable(v.Version), vendorTakes(p)); why != "" {
+		return fail(why)
+	}
+	r := &route{vendor: &v, algo: v.bytes(), splitK: 1, level: LevelForced, bucket: "forced"}
+	fit, err := pl.lib.launcher.vendorFit(p, &r.algo)
+	if err != nil {
+		return fail(fmt.Sprintf("cuBLASLt rejects the algorithm: %v", err))
+	}
+	r.fit = fit
+	if why := fit.reject(p, pl.lim); why != "" {
+		return fail(why)
+	}
+	return vendorGeometry(p, r, nil, pl.lim), nil
 }
 
 // bytes is v's algorithm, decoded (the loader checked it: VendorAlgoBytes

@@ -128,14 +128,11 @@ func ltMatrices(p *Problem) (a, b, cd cublaslt.Matrix) {
 	return a, b, cd
 }
 
-// vendorFit checks algo against p's shape on the engine's device
-// (cublasLtMatmulAlgoCheck over layouts made for it) and reads what the
-// algorithm needs, in our operands' names (cuBLASLt's A is our B).
-func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error) {
+// withLayouts makes the layouts of p's matmul (ltMatrices) and calls fn
+// with them in the engine's context, destroying them after.
+func (v *vendorEngine) withLayouts(p *Problem, fn func(cublaslt.Layouts) error) error {
 	la, lb, lcd := ltMatrices(p)
-	a := (*cublaslt.Algo)(algo)
-	var fit vendorFit
-	err := v.ctx.Do(func() (err error) {
+	return v.ctx.Do(func() (err error) {
 		var ls cublaslt.Layouts
 		defer func() {
 			for _, y := range []*cublaslt.Layout{ls.A, ls.B, ls.CD} {
@@ -153,6 +150,17 @@ func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendo
 		if ls.CD, err = v.lib.NewLayout(lcd); err != nil {
 			return err
 		}
+		return fn(ls)
+	})
+}
+
+// vendorFit checks algo against p's shape on the engine's device
+// (cublasLtMatmulAlgoCheck over layouts made for it) and reads what the
+// algorithm needs, in our operands' names (cuBLASLt's A is our B).
+func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error) {
+	a := (*cublaslt.Algo)(algo)
+	var fit vendorFit
+	err := v.withLayouts(p, func(ls cublaslt.Layouts) error {
 		ws, err := v.h.AlgoCheck(v.desc, ls, a)
 		if err != nil {
 			return err
@@ -165,6 +173,21 @@ func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendo
 		return nil
 	})
 	return fit, err
+}
+
+// vendorHeuristic asks cuBLASLt's heuristic for up to n algorithms for p's
+// shape in the engine's layouts and descriptor, each within maxWorkspace
+// bytes, best first.
+func (v *vendorEngine) vendorHeuristic(p *Problem, maxWorkspace int64, n int) ([][VendorAlgoBytes]byte, error) {
+	var out [][VendorAlgoBytes]byte
+	err := v.withLayouts(p, func(ls cublaslt.Layouts) error {
+		hs, err := v.h.Heuristic(v.desc, ls, maxWorkspace, n)
+		for _, h := range hs {
+			out = append(out, h.Algo)
+		}
+		return err
+	})
+	return out, err
 }
 
 // launchVendor runs pl, a plan routed to cuBLASLt, for p on stream s: one

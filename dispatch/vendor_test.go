@@ -172,6 +172,15 @@ type fakeLauncher struct {
 	err       error
 	asked     []Problem
 	algo      [VendorAlgoBytes]byte
+	// proposed are the heuristic's algorithms, best first; heurWS the
+	// workspace bound it was last given.
+	proposed [][VendorAlgoBytes]byte
+	heurWS   int64
+}
+
+func (f *fakeLauncher) vendorHeuristic(p *Problem, maxWorkspace int64, n int) ([][VendorAlgoBytes]byte, error) {
+	f.asked, f.heurWS = append(f.asked, *p), maxWorkspace
+	return f.proposed[:min(n, len(f.proposed))], nil
 }
 
 func (f *fakeLauncher) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendorFit, error) {
@@ -363,4 +372,108 @@ func TestVendorOptions(t *testing.T) {
 		assert.Equal(t, "Options.VendorLibraries", ae.Field)
 		require.ErrorIs(t, err, ErrInvalidArgument)
 	}
+}
+
+// An Engine's planner lists cuBLASLt's heuristic algorithms for a problem
+// as Vendors of the loaded version, within its workspace limit (none for
+// NoSplitK), at most n; a planner that cannot launch cuBLASLt, or a
+// problem the engine does not hand it, is refused with the reason.
+func TestVendorAlgorithms(t *testing.T) {
+	cat := tableTestCatalog(t)
+	_, p := exactVendorTable(t)
+	var a0, a1 [VendorAlgoBytes]byte
+	a1[0] = 1
+	fake := &fakeLauncher{fit: aligned16, proposed: [][VendorAlgoBytes]byte{a0, a1}}
+	pl := NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: 1 << 20}).WithVendor(VendorLibrary{Version: 120804, launcher: fake})
+	assert.Equal(t, 120804, pl.VendorLibrary().Version)
+	vs, err := pl.VendorAlgorithms(&p, 8)
+	require.NoError(t, err)
+	require.Len(t, vs, 2)
+	assert.Equal(t, Vendor{Algo: base64.StdEncoding.EncodeToString(a1[:]), Version: 120804}, vs[1])
+	assert.Equal(t, int64(1<<20), fake.heurWS)
+	vs, err = pl.VendorAlgorithms(&p, 1)
+	require.NoError(t, err)
+	assert.Len(t, vs, 1)
+	_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).WithVendor(VendorLibrary{Version: 120804, launcher: fake}).VendorAlgorithms(&p, 8)
+	require.NoError(t, err)
+	assert.Zero(t, fake.heurWS, "no workspace without split-K")
+
+	for _, c := range []struct {
+		name string
+		pl   *Planner
+		edit func(*Problem)
+		why  string
+	}{
+		{"absent", NewPlanner(cat, nil, H200, Limits{}).WithVendor(VendorLibrary{Absent: "cuBLASLt absent: libcublasLt.so.13: not found"}), func(*Problem) {}, "cuBLASLt absent: libcublasLt.so.13: not found"},
+		{"own planner", NewPlanner(cat, nil, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}), func(*Problem) {}, "only an Engine's planner routes"},
+		{"bias", pl, func(p *Problem) { p.Bias = 1 << 44 }, "without a bias"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := p
+			c.edit(&q)
+			_, err := c.pl.VendorAlgorithms(&q, 8)
+			require.ErrorIs(t, err, ErrNoKernel)
+			assert.ErrorContains(t, err, c.why)
+		})
+	}
+	_, err = pl.VendorAlgorithms(&p, 0)
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "n", ae.Field)
+	assert.Equal(t, VendorLibrary{}, (*Planner)(nil).VendorLibrary())
+}
+
+// PlanVendor plans a problem on a given algorithm, bypassing the table (as
+// the tuner times a candidate): checked by the library at the problem's M
+// and against its operands and the limits; refused with the reason where
+// it cannot run.
+func TestPlanVendor(t *testing.T) {
+	cat := tableTestCatalog(t)
+	_, p := exactVendorTable(t)
+	v := Vendor{Algo: testAlgo, Version: 120804}
+	fake := &fakeLauncher{fit: aligned16, workspace: map[int]int64{8: 8192}}
+	pl := NewPlanner(cat, nil, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: fake})
+	plan, err := pl.PlanVendor(&p, v)
+	require.NoError(t, err)
+	assert.Equal(t, &v, plan.Vendor)
+	assert.Nil(t, plan.Kernel)
+	assert.Equal(t, LevelForced, plan.Level)
+	assert.Equal(t, "forced", plan.Bucket())
+	assert.Equal(t, int64(8192), plan.WorkspaceBytes)
+	assert.Equal(t, []int{8}, []int{fake.asked[len(fake.asked)-1].M})
+	assert.Contains(t, plan.Explain(), "kernel: cuBLASLt 12.8.4 algorithm fdeab9ac")
+	assert.Empty(t, plan.vendorRecheck(&p, pl.lim), "Engine.Launch takes it for the problem it was made for")
+	q := p
+	q.M = 0
+	plan, err = pl.PlanVendor(&q, v)
+	require.NoError(t, err)
+	assert.Equal(t, LevelNoop, plan.Level)
+
+	reject := &fakeLauncher{fit: aligned16, reject: map[int]bool{8: true}, err: errors.New("CUBLAS_STATUS_NOT_SUPPORTED")}
+	for _, c := range []struct {
+		name string
+		pl   *Planner
+		v    Vendor
+		edit func(*Problem)
+		why  string
+	}{
+		{"other version", pl, Vendor{Algo: testAlgo, Version: 130105}, func(*Problem) {}, "recorded for cuBLASLt 13.1.5, loaded 12.8.4"},
+		{"absent", NewPlanner(cat, nil, H200, Limits{}), v, func(*Problem) {}, "cuBLASLt absent"},
+		{"e4m3", pl, v, func(p *Problem) { p.Types, p.ScaleA, p.ScaleB = Types{In: E4M3, Out: BF16}, 1, 1 }, "bf16 and f16 only"},
+		{"rejected", NewPlanner(cat, nil, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: reject}), v, func(*Problem) {}, "cuBLASLt rejects the algorithm: CUBLAS_STATUS_NOT_SUPPORTED"},
+		{"workspace", NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: 1024}).WithVendor(VendorLibrary{Version: 120804, launcher: fake}), v, func(*Problem) {}, "needs 8192 B of workspace, 1024 B reserved"},
+		{"misaligned", pl, v, func(p *Problem) { p.A += 2 }, "needs A's pointer and row pitch 16-byte aligned"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := p
+			c.edit(&q)
+			_, err := c.pl.PlanVendor(&q, c.v)
+			require.ErrorIs(t, err, ErrNoKernel)
+			assert.ErrorContains(t, err, c.why)
+		})
+	}
+	_, err = pl.PlanVendor(&p, Vendor{Algo: "short", Version: 120804})
+	var ae *ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "Vendor.algo", ae.Field)
 }
