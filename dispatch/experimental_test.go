@@ -67,6 +67,11 @@ func TestPersistentGrid(t *testing.T) {
 			p := PlaceholderProblem(c.m, c.n, 4096, Types{In: k.In, Out: k.Out})
 			plan, err := pl.PlanKernel(&p, k.Name, c.split)
 			require.NoError(t, err, k.Name)
+			if k.Cluster == 2 && k.ClusterAlongN { // one cluster per pair of N tiles of an M tile
+				groups := ceilDiv(c.m, k.TileM) * ceilDiv(ceilDiv(c.n, k.TileN), 2) * plan.SplitK
+				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.mainLaunch().grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
+				continue
+			}
 			if k.Cluster == 2 { // clusters of two blocks, one per pair of M tiles of an N tile
 				groups := ceilDiv(ceilDiv(c.m, k.TileM), 2) * ceilDiv(c.n, k.TileN) * plan.SplitK
 				assert.Equal(t, [3]uint32{uint32(2 * min(groups, dev.SMs/2)), 1, 1}, plan.mainLaunch().grid, "%s M=%d N=%d split %d", k.Name, c.m, c.n, c.split)
@@ -83,8 +88,15 @@ func TestPersistentGrid(t *testing.T) {
 		}
 	}
 	require.NotZero(t, seen, "no persistent kernel in the catalog")
-	p := PlaceholderProblem(4096, 4096, 4096, Types{In: BF16, Out: BF16})
-	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
+	// qkv at M = 128 on 64×96 tiles in clusters along N: 2 M tiles × 32
+	// pairs of the 64 N tiles, two blocks each.
+	p := PlaceholderProblem(128, 6144, 4096, Types{In: BF16, Out: BF16})
+	plan, err := pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_mc2n_bf16_bf16_f32_tn_64x96x64_w8_s10_a16", 1)
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{128, 1, 1}, plan.mainLaunch().grid)
+	assert.Contains(t, plan.Explain(), "(clusters of 2 blocks along N)")
+	p = PlaceholderProblem(4096, 4096, 4096, Types{In: BF16, Out: BF16})
+	plan, err = pl.PlanKernel(&p, "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{32, 32, 1}, plan.mainLaunch().grid, "a tile grid")
 }

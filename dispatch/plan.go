@@ -189,9 +189,12 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	switch {
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
-	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles)
+	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles, or of N tiles)
 		c := max(k.Cluster, 1)
 		groups := int64(ceilDiv(int(main.grid[1]), c)) * int64(main.grid[0]) * int64(main.grid[2])
+		if k.ClusterAlongN {
+			groups = int64(main.grid[1]) * int64(ceilDiv(int(main.grid[0]), c)) * int64(main.grid[2])
+		}
 		main.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
 	}
 	main.name, main.smemBytes = fnMain.of(k)
@@ -361,6 +364,8 @@ func (pl Plan) Explain() string {
 			fmt.Fprintf(&b, " (copies%s to the workspace at a pitch of %d elements: their alignment rules out TMA)", pl.pack.operands(), pl.pack.k)
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
+		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
+			fmt.Fprintf(&b, " (clusters of %d blocks along N)", pl.Kernel.Cluster)
 		case pl.Kernel.Cluster > 1:
 			fmt.Fprintf(&b, " (clusters of %d blocks)", pl.Kernel.Cluster)
 		}

@@ -99,6 +99,10 @@ type KernelSpec struct {
 	// min(⌈⌈M/TileM⌉/Cluster⌉·⌈N/TileN⌉·split-K, ⌊SMs/Cluster⌋) blocks. 0 or
 	// 1: no cluster.
 	Cluster int `json:"cluster,omitempty"`
+	// ClusterAlongN: the blocks of a cluster take Cluster consecutive N
+	// tiles of one M tile instead (sharing that M tile's A), so the grid is
+	// Cluster · min(⌈M/TileM⌉·⌈⌈N/TileN⌉/Cluster⌉·split-K, ⌊SMs/Cluster⌋).
+	ClusterAlongN bool `json:"cluster_along_n,omitempty"`
 	// RepackKernel names, for a TMA kernel's repack variant, the kernel its
 	// plans launch first: it copies A and B into the workspace at a pitch of
 	// ⌈K/8⌉·8 elements (16 bytes), the K tail zero-filled
@@ -440,6 +444,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("repack kernels are 16-bit TMA kernels")
 		case k.Cluster < 0 || k.Cluster > 2 || k.Cluster == 2 && !k.Persistent:
 			return nil, bad("cluster must be 0, 1 or 2, and 2 only for a persistent kernel")
+		case k.ClusterAlongN && k.Cluster < 2:
+			return nil, bad("cluster_along_n needs a cluster of 2")
 		case k.checkTypes() != "":
 			return nil, bad(k.checkTypes())
 		case k.Model.check() != "":

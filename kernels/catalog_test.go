@@ -67,6 +67,7 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "dtypes bf16→e4m3: e4m3: bf16 inputs produce bf16"},
 		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "dtypes f32→bf16: f32 is not an input type"}, // f32 is only split-K's partials
 		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
+		{"cluster along N without a cluster", func(k *KernelSpec) { k.ClusterAlongN = true }, "cluster_along_n needs a cluster of 2"},
 		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
 		{"no min_arch", func(k *KernelSpec) { k.MinArch = 0 }, "min_arch must be in [sm_80, sm_200]"},
 		{"max_arch below min_arch", func(k *KernelSpec) { k.MaxArch = SM80 }, "max_arch must be 0"},

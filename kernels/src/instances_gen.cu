@@ -154,6 +154,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_b
 extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -326,6 +335,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_f
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, true, 4, 1, false, false, 1>(p); }

@@ -39,22 +39,25 @@ __device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, in
   return ke > kb ? (int)((ke - kb + BK - 1) / BK) : 0;
 }
 
-// ws_schedule is a block's walk over the tiles of BM x BN (x split) for
-// k-tiles of BK. With MC > 1 the MC blocks of a cluster (consecutive along
-// x) take MC consecutive M tiles of one N tile, and a tile id names such a
-// group; the last group's M tiles may lie past M (loaded as zeros, never
-// stored).
-template <int BM, int BN, int BK, int MC> struct ws_schedule {
-  int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC M tiles
-  int64_t tiles;         // tile ids: groups × N tiles × splits
+// ws_schedule_axis is a block's walk over the tiles of BM x BN (x split)
+// for k-tiles of BK. With MC > 1 the MC blocks of a cluster (consecutive
+// along x) take MC consecutive tiles together, and a tile id names such a
+// group: along M (ALONG_N false: MC M tiles of one N tile, which share B)
+// or along N (ALONG_N true: MC N tiles of one M tile, which share A;
+// share_a tells the producer which operand it multicasts). The last group's
+// tiles may lie past M or N (loaded as zeros, never stored).
+template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis {
+  static constexpr bool share_a = ALONG_N && MC > 1;
+  int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC tiles along the cluster's axis
+  int64_t tiles;         // tile ids: groups × the other axis's tiles × splits
   int64_t blocks, first; // this grid's walkers (blocks or clusters) and this one's first tile id
   int64_t kps;           // K per split
-  int splits, crank;     // split-K factor; this block's M tile in its cluster's group
-  __device__ __forceinline__ explicit ws_schedule(const gr_gemm_params &p) {
+  int splits, crank;     // split-K factor; this block's tile in its cluster's group
+  __device__ __forceinline__ explicit ws_schedule_axis(const gr_gemm_params &p) {
     splits = max(p.split_k, 1);
     kps = p.k_per_split;
-    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, mtc = (mt + MC - 1) / MC;
-    tiles = mtc * nt * splits;
+    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, mtc = ((ALONG_N ? nt : mt) + MC - 1) / MC;
+    tiles = mtc * (ALONG_N ? mt : nt) * splits;
     blocks = (int64_t)gridDim.x * gridDim.y * gridDim.z / MC;
     first = (blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * blockIdx.z)) / MC;
     crank = MC > 1 ? (int)(blockIdx.x % MC) : 0;
@@ -62,8 +65,13 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule {
   // work returns the k-tiles of tile t, from K offset kb, and its M tile,
   // N tile and split: what the producer loads and the consumers multiply.
   __device__ __forceinline__ int work(const gr_gemm_params &p, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
-    ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, tm, tn, z);
-    tm = tm * MC + crank;
+    if constexpr (ALONG_N) {
+      ws_tile((uint32_t)t, (uint32_t)mt, (uint32_t)mtc, tm, tn, z);
+      tn = tn * MC + crank;
+    } else {
+      ws_tile((uint32_t)t, (uint32_t)mtc, (uint32_t)nt, tm, tn, z);
+      tm = tm * MC + crank;
+    }
     return ws_k_tiles<BK>(p.k, splits, kps, z, kb);
   }
   // fixup: every tile is whole (split-K partials go out by the epilogue).
@@ -72,5 +80,10 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule {
     return true;
   }
 };
+
+// ws_schedule: clusters (if any) along M, sharing B; ws_schedule_n: along
+// N, sharing A (the tokens, at mid M: cuBLAS's 1×2 clusters).
+template <int BM, int BN, int BK, int MC> using ws_schedule = ws_schedule_axis<BM, BN, BK, MC, false>;
+template <int BM, int BN, int BK, int MC> using ws_schedule_n = ws_schedule_axis<BM, BN, BK, MC, true>;
 
 }  // namespace gr

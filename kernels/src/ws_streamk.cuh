@@ -52,6 +52,7 @@ enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
 // its tail part if it has one.
 template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
+  static constexpr bool share_a = false;
   int64_t mt, nt, kt;            // M tiles, N tiles, k-tiles per tile
   int64_t full, rest, kp;        // tiles taken whole; tail tiles; k-tiles per part
   int64_t ndp;                   // this block's whole tiles

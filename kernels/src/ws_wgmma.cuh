@@ -54,7 +54,10 @@
 // two blocks of a cluster take M tiles 2g and 2g + 1 of one N tile (a tile
 // id then names such a group), and block r loads rows r·BN/2… of each B box
 // into both blocks' shared memory by one multicast copy (tma_b's box is BN/2
-// rows), so the weights cross L2 once per two M tiles. A stage is free once
+// rows), so the weights cross L2 once per two M tiles. With SCHED =
+// ws_schedule_n the cluster lies along N instead: N tiles 2g and 2g + 1 of
+// one M tile, sharing A (tma_a's box is BM/2 rows), for mid M, where every
+// block reads the same few token rows. A stage is free once
 // the consumers of both blocks have released it: empty barriers count the
 // consumers of both (each consumer arrives on both blocks'), and neither
 // block leaves before the other (cluster barrier at the end). The last
@@ -144,6 +147,12 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
   const schedule sched(p);
+  // MC > 1: clusters along M share B (ws_schedule), along N share A
+  // (ws_schedule_n); block r loads rows r·BOX/MC… of the shared box into
+  // every block of its cluster.
+  constexpr bool SHARE_A = schedule::share_a;
+  constexpr uint32_t A_PART = A_BOX / MC;  // bytes of each A box a cluster block loads for all
+  static_assert(!SHARE_A || (MC == 2 && A_PART % 1024 == 0), "A multicast: two blocks, parts of whole 8-row swizzle atoms");
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -164,10 +173,14 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
 #pragma unroll
         for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
           const int32_t k = (int32_t)(kb + kt * BK + j * EB);
-          tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
+          if constexpr (SHARE_A)  // rows crank·BM/MC… of A's box, into every block of the cluster
+            tma_load_2d_multicast(sa + s * A_STAGE + j * A_BOX + sched.crank * A_PART, &p.tma_a, full + 8 * s, k,
+                                  (int32_t)(tm * BM + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
+          else
+            tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
           if (SWAP)  // weights are read once: evict them first, keep the tokens
             tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
-          else if constexpr (MC > 1)  // rows crank·BN/MC… of B's box, into every block of the cluster
+          else if constexpr (MC > 1 && !SHARE_A)  // rows crank·BN/MC… of B's box, into every block of the cluster
             tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
                                   (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
           else

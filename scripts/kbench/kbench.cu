@@ -60,14 +60,16 @@ struct Inst {
   int bm, bn, stages;
   bool swap, f16;
   int nacc, kb, mc;
-  bool sk;  // stream-K scheduler
+  bool sk;   // stream-K scheduler
+  bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int threads() const { return (rows() / 64 + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024; }
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED) \
-  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k"},
+  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
+   std::string(#SCHED) == "gr::ws_schedule_n"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -167,8 +169,9 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   p.split_k = split;
   p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
-  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.bm);
-  encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.bn / in.mc);  // MC: each block loads a part of B's box
+  // MC: each block loads a part of the shared box (A's along N, else B's)
+  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
+  encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
@@ -176,8 +179,8 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
   if (in.sk) persistent = false, grid = dim3(sk_grid(mt * nt, cdiv(p.k, 64 * in.kb), sms), 1, 1);
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
-  if (in.mc > 1) {  // clusters along x, one per group of mc M tiles (persistent: at most sms / mc)
-    const int64_t groups = cdiv(mt, in.mc) * nt * p.split_k;
+  if (in.mc > 1) {  // clusters along x, one per group of mc M (or N) tiles (persistent: at most sms / mc)
+    const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;
     grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
   }
   in.fn<<<grid, in.threads(), in.smem(), s>>>(p);

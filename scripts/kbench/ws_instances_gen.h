@@ -36,6 +36,9 @@
   X(ws_wgmma_sk_bf16_bf16_f32_tn_128x64x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_sk_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_mc2n_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
+  X(ws_wgmma_mc2n_bf16_bf16_f32_tn_64x64x64_w8_s12_a16, __nv_bfloat16, __nv_bfloat16, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
+  X(ws_wgmma_mc2n_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
   X(ws_wgmma_swap_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
@@ -75,6 +78,9 @@
   X(ws_wgmma_sk_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_sk_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k) \
+  X(ws_wgmma_mc2n_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
+  X(ws_wgmma_mc2n_f16_f16_f32_tn_64x64x64_w8_s12_a16, __half, __half, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
+  X(ws_wgmma_mc2n_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n) \
   X(ws_wgmma_swap_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_schedule) \
   X(ws_wgmma_swap_sk_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \
   X(ws_wgmma_swap_sk_f16_f16_f32_tn_16x64x64_w8_s16_a16, __half, __half, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k) \

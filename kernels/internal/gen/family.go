@@ -71,8 +71,11 @@ type family struct {
 	// tiles (KernelSpec.Persistent).
 	persistent bool
 	// cluster: blocks per thread-block cluster along x (the wrapper's
-	// __cluster_dims__, KernelSpec.Cluster); 0 or 1: none.
-	cluster int
+	// __cluster_dims__, KernelSpec.Cluster); 0 or 1: none. clusterAlongN:
+	// a cluster takes consecutive N tiles, not M tiles
+	// (KernelSpec.ClusterAlongN).
+	cluster       int
+	clusterAlongN bool
 	// streamK: the family's blocks share the tiles' k-tiles and reduce
 	// split tiles themselves (KernelSpec.Reduction stream_k; persistent,
 	// maxSplitK 1).
@@ -150,7 +153,7 @@ type kernelArgs interface {
 
 // families is every family the generator knows, in the order of the README's
 // kernel table.
-var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2,
+var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128}
 
 // flatShare is a rate share that does not depend on the tile.
@@ -420,6 +423,19 @@ func wsMulticast(f family) family {
 	return f
 }
 
+// wsWGMMAMC2N: ws_wgmma with clusters of two blocks along N (SCHED =
+// ws_schedule_n) under a persistent grid: a cluster takes two consecutive N
+// tiles of one M tile, and each block loads half of the shared A box (the
+// tokens) into both blocks' shared memory. For mid M, where every block
+// reads the same few token rows: cuBLAS's nvjet 96x64 1×2 at M = 128
+// (docs/perf/2026-12-02-h200-b, call 1). Experimental: not yet run.
+var wsWGMMAMC2N = func() family {
+	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
+	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
+	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm / 2, t.bn} }
+	return f
+}()
+
 // wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
 // stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
 // of all tiles evenly, split tiles summed in the kernel in a fixed order —
@@ -503,6 +519,7 @@ type wsWGMMAArgs struct {
 	bm, bn, stages, kb  int
 	swap, fp8, b128, pp bool
 	mc2, sk, rp         bool
+	mc2n                bool // clusters of two along N, sharing A
 }
 
 func (a wsWGMMAArgs) family() *family {
@@ -519,6 +536,8 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMASwapSK
 	case a.sk:
 		return &wsWGMMASK
+	case a.mc2n:
+		return &wsWGMMAMC2N
 	case a.pp && a.mc2:
 		return &wsWGMMAPPMC2
 	case a.mc2:
@@ -566,8 +585,12 @@ func (a wsWGMMAArgs) values() []any {
 		mc = 2
 	}
 	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
-	if a.sk {
+	switch {
+	case a.sk:
 		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
+	case a.mc2n:
+		v[len(v)-1] = 2
+		v = append(v, "gr::ws_schedule_n")
 	}
 	return v
 }
@@ -587,6 +610,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("ping-pong: two consumers of whole 128×128 tiles (each holds two 64×128 accumulators), no swap, no block scales")
 	case a.fp8 && (a.kb != 1 || a.pp || !a.swap && a.bn > 192):
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
+	case a.mc2n && (a.mc2 || a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bm/2%8 != 0):
+		return errors.New("clusters along N: 16-bit, no swap, ping-pong, stream-K, repack or block scales, half of BM whole 8-row swizzle atoms")
 	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
 		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
 	case a.rp && (a.fp8 || a.pp || a.mc2):

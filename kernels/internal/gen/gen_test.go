@@ -202,12 +202,16 @@ func TestWSInstances(t *testing.T) {
 		seen[a.swap]++
 		name := in.suffix()
 		k := in.spec(images[1])
-		mc := 1
-		if a.mc2 { // each block of the cluster loads half of B's box for both
-			mc = 2
+		box := [2]int{a.bm, a.bn}
+		switch {
+		case a.mc2: // each block of the cluster loads half of B's box for both
+			box[1] /= 2
+		case a.mc2n: // clusters along N: half of A's box
+			box[0] /= 2
 		}
-		require.Equal(t, [2]int{a.bm, a.bn / mc}, k.TMABox, name)
-		require.Equal(t, mc > 1, k.Persistent && k.Cluster == 2, name)
+		require.Equal(t, box, k.TMABox, name)
+		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)
+		require.Equal(t, a.mc2n, k.ClusterAlongN, name)
 		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024, k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
 		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)

@@ -138,6 +138,11 @@ func instanceList() []instance {
 		// 32 tokens × 64 weight rows (swap), as cuBLAS's 64x32 at M = 17…64:
 		// twice the blocks of 32 × 128 (96 at N = 6144), and with stream-K
 		// 128 at N = 4096; 16 × 64 with stream-K likewise (experimental).
+		// The 64-token tiles in clusters of two along N that share the token
+		// tile, as cuBLAS's 96x64 1×2 at qkv M = 128 (experimental).
+		for _, c := range [][3]int{{64, 96, 10}, {64, 64, 12}, {128, 96, 7}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2n: true})
+		}
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true})
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
 		experimental(wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
@@ -337,7 +342,7 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	k.ReductionClass = in.args.class()
 	k.Persistent = f.persistent
 	if f.cluster > 1 {
-		k.Cluster = f.cluster
+		k.Cluster, k.ClusterAlongN = f.cluster, f.clusterAlongN
 	}
 	return k
 }

@@ -270,7 +270,7 @@ func kbenchInstances() ([]byte, error) {
 			}
 			fmt.Fprintf(&b, " \\\n  X(%s, %s, %s", in.suffix(), cuType[in.in], cuType[in.out])
 			v := a.values()
-			if !a.sk {
+			if !a.sk && !a.mc2n {
 				v = append(v, "gr::ws_schedule") // the default scheduler, named: every entry has SCHED
 			}
 			for _, v := range v {
