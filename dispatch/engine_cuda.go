@@ -328,15 +328,34 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	}
 	cs := cuda.Stream(s)
 	k := pl.Kernel
-	for _, l := range pl.plannedLaunches() {
-		var err error
-		if l.fn == fnMain && k.TMA() {
-			err = e.ctx.LaunchTMA(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
-		} else {
-			err = e.ctx.Launch(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp)
+	chunks, rows := 1, p.M
+	if k.Repack() {
+		chunks, rows = pl.pack.chunks(p.M), pl.pack.rows
+	}
+	srcA, d, c := kp.PackA, kp.D, kp.C
+	for i := range chunks { // a chunked repack plan: rows r0… of A copied, then those rows of D computed
+		if chunks > 1 {
+			r0 := i * rows
+			kp.M = int64(min(rows, p.M-r0))
+			kp.PackA = srcA + uintptr(r0*p.LDA*p.Types.In.Size())
+			kp.D = d + uintptr(r0*p.LDC*p.Types.Out.Size())
+			if c != 0 {
+				kp.C = c + uintptr(r0*p.LDC*p.Types.Out.Size())
+			}
+			if i > 0 { // B's copy, made by the first chunk's repack, stays
+				kp.PackB = 0
+			}
 		}
-		if err != nil {
-			return cudaErr(err)
+		for _, l := range pl.plannedLaunches() {
+			var err error
+			if l.fn == fnMain && k.TMA() {
+				err = e.ctx.LaunchTMA(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
+			} else {
+				err = e.ctx.Launch(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp)
+			}
+			if err != nil {
+				return cudaErr(err)
+			}
 		}
 	}
 	return nil

@@ -29,7 +29,7 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	}
 	repack := 0.0 // a repack kernel's copies: read, written, and their launch
 	if k.Repack() {
-		pk := packPlan(p, 0)
+		pk := packPlan(p, 0, 0, 0) // all of the copies, chunked or not
 		repack = float64(packRows(p, pk))*float64(p.K+pk.k)*float64(p.Types.In.Size())/bw + 2e-6
 		q := packed(p)
 		p = &q

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -180,7 +181,7 @@ func TestRepackPlan(t *testing.T) {
 	partials := int64(2 * 300 * 769 * 4)
 	offA := (partials + 255) / 256 * 256
 	offB := (offA + 300*kp*2 + 255) / 256 * 256
-	assert.Equal(t, packing{a: true, b: true, offA: offA, offB: offB, k: kp}, out.pack)
+	assert.Equal(t, packing{a: true, b: true, offA: offA, offB: offB, k: kp, rows: 300}, out.pack)
 	assert.Equal(t, offB+769*kp*2, out.WorkspaceBytes)
 	assert.Equal(t, kp/2/64*64+64, out.kPerSplit, "K per split over the pitch, in whole k-tiles")
 	assert.Contains(t, out.Explain(), "copies A and B to the workspace at a pitch of 5128 elements")
@@ -189,7 +190,7 @@ func TestRepackPlan(t *testing.T) {
 	q.A += 2
 	out, err = pl.PlanKernel(&q, name, 1)
 	require.NoError(t, err)
-	assert.Equal(t, packing{a: true, k: 4096}, out.pack)
+	assert.Equal(t, packing{a: true, k: 4096, rows: 300}, out.pack)
 	assert.Equal(t, int64(300*4096*2), out.WorkspaceBytes)
 	assert.Contains(t, out.Explain(), "copies A to the workspace")
 	assert.True(t, out.packsAsPlanned(&q))
@@ -200,4 +201,25 @@ func TestRepackPlan(t *testing.T) {
 	_, err = NewPlanner(cat, nil, H200, Limits{NoSplitK: true}).PlanKernel(&p, name, 1)
 	require.ErrorIs(t, err, ErrNoKernel, "no workspace for the copies")
 	assert.Contains(t, err.Error(), "the operand copies need")
+
+	// M = 8192: the copy of A (84 MB) does not fit the default 32 MiB beside
+	// B's (7.9 MB), so the plan runs in chunks of rows that do, a multiple of
+	// the tile's 128; each launch covers one chunk.
+	big := PlaceholderProblem(8192, 769, 5125, Types{In: BF16, Out: BF16})
+	out, err = pl.PlanKernel(&big, name, 1)
+	require.NoError(t, err)
+	rows := (DefaultWorkspaceBytes - (769*kp*2+255)/256*256 - 256) / (kp * 2) / 128 * 128
+	assert.Equal(t, packing{a: true, b: true, offB: int64(rows*kp*2+255) / 256 * 256, k: kp, rows: rows}, out.pack)
+	assert.Equal(t, ceilDiv(8192, rows), out.pack.chunks(8192))
+	assert.LessOrEqual(t, out.WorkspaceBytes, int64(DefaultWorkspaceBytes))
+	ls = out.plannedLaunches()
+	require.Len(t, ls, 2)
+	assert.Equal(t, [3]uint32{uint32(ceilDiv(769, 128)), uint32(rows / 128), 1}, ls[1].grid, "the GEMM over one chunk's rows")
+	assert.Equal(t, [3]uint32{uint32(min(ceilDiv((rows+769)*kp/8, 256), 132*16)), 1, 1}, ls[0].grid)
+	assert.Contains(t, out.Explain(), fmt.Sprintf("these launches run %d times, over %d rows of A and D at a time", ceilDiv(8192, rows), rows))
+	_, err = pl.PlanKernel(&big, name, 2)
+	require.ErrorIs(t, err, ErrNoKernel, "split-K partials beside the copies: not chunked, over the cap")
+	assert.Contains(t, err.Error(), "the operand copies need")
+	unchunked := packPlan(&big, 0, 0, 128)
+	assert.Equal(t, 8192, unchunked.rows, "no limit: one chunk")
 }

@@ -56,11 +56,28 @@ type Plan struct {
 
 // packing is where a repack kernel's plan puts its copies of A and B in
 // the workspace (after any partials): which operands it copies, at which
-// offsets, and their pitch (K rounded up to 16 bytes).
+// offsets, and their pitch (K rounded up to 16 bytes). Where a copy of all
+// of A would not fit, the plan runs in chunks of rows of A: for each, the
+// repack copies those rows (and B, the first time) and the GEMM computes
+// those rows of D; stream order keeps one chunk's copy from overwriting
+// the rows the previous chunk's GEMM reads.
 type packing struct {
 	a, b       bool
 	offA, offB int64
 	k          int
+	rows       int // A's rows per chunk: M, or fewer (a multiple of the tile's M) when chunked
+}
+
+// maxChunks bounds the chunks of a plan: more would spend more on launches
+// than the TMA kernels save.
+const maxChunks = 64
+
+// chunks is how many chunks a plan with packing pk runs for M rows.
+func (pk packing) chunks(m int) int {
+	if pk.rows <= 0 || pk.rows >= m {
+		return 1
+	}
+	return ceilDiv(m, pk.rows)
 }
 
 // packsAsPlanned reports whether p needs exactly the copies pl makes: a
@@ -182,6 +199,10 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		Kernel: k, SplitK: s, kPerSplit: kps, Level: r.level,
 		problem: *orig, route: r, planner: planner, lim: lim, nLaunches: 1,
 	}
+	if k.Repack() { // the copies after the partials; chunked, each launch covers a chunk's rows
+		pl.pack = packPlan(orig, workspaceNeed(k, p, s, sms), lim.WorkspaceBytes, k.TileM)
+		p.M = pl.pack.rows
+	}
 	main := launch{fn: fnMain,
 		grid:  [3]uint32{uint32(ceilDiv(p.N, k.TileN)), uint32(ceilDiv(p.M, k.TileM)), uint32(s)},
 		block: [3]uint32{uint32(k.Threads), 1, 1},
@@ -206,8 +227,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		pl.launches[1] = red
 		pl.nLaunches = 2
 	}
-	if k.Repack() { // the copies after the partials, and their launch first
-		pl.pack = packPlan(orig, pl.WorkspaceBytes)
+	if k.Repack() { // the copies' launch first
 		pl.WorkspaceBytes = packEnd(orig, pl.pack)
 		rp := launch{fn: fnRepack, grid: gridStride(packRows(orig, pl.pack)*pl.pack.k/8, sms), block: [3]uint32{reduceThreads, 1, 1}}
 		rp.name, rp.smemBytes = fnRepack.of(k)
@@ -226,34 +246,57 @@ func gridStride(n, sms int) [3]uint32 {
 }
 
 // packPlan lays out the copies of p's operands that need one after the
-// first used bytes of the workspace, each on a 256-byte boundary.
-func packPlan(p *Problem, used int64) packing {
-	pk := packing{k: packPitch(p.K)}
+// first used bytes of the workspace, each on a 256-byte boundary. Where the
+// copies would end past limit (the workspace per stream; 0: no limit) and
+// nothing precedes them (no partials), A is copied in chunks of the most
+// rows, a multiple of tileM, that fit beside B's copy, in at most
+// maxChunks chunks; where none fit, the layout is M rows, and the plan's
+// need exceeds the limit (the constraints reject it).
+func packPlan(p *Problem, used, limit int64, tileM int) packing {
+	pk := packing{k: packPitch(p.K), rows: p.M}
 	pk.a, pk.b = needsPack(p)
-	off := roundUp(used, 256)
-	if pk.a {
-		pk.offA, off = off, roundUp(off+mulSat(int64(p.M), int64(pk.k)*2), 256)
+	layout := func(rows int) {
+		pk.rows, pk.offA, pk.offB = rows, 0, 0
+		off := roundUp(used, 256)
+		if pk.a {
+			pk.offA, off = off, roundUp(off+mulSat(int64(rows), int64(pk.k)*2), 256)
+		}
+		if pk.b {
+			pk.offB = off
+		}
 	}
+	layout(p.M)
+	if limit <= 0 || !pk.a || used > 0 || packEnd(p, pk) <= limit || tileM <= 0 {
+		return pk
+	}
+	rowBytes := int64(pk.k) * 2
+	room := limit - roundUp(mulSat(int64(p.N), rowBytes), 256)
 	if pk.b {
-		pk.offB = off
+		room -= 256 // B's copy starts on a 256-byte boundary after A's
 	}
+	rows := int(min(room/rowBytes, int64(p.M))) / tileM * tileM
+	if rows < tileM || ceilDiv(p.M, rows) > maxChunks {
+		return pk
+	}
+	layout(rows)
 	return pk
 }
 
 // packEnd is the workspace a plan with packing pk for p needs in all.
 func packEnd(p *Problem, pk packing) int64 {
-	end := pk.offA + mulSat(int64(p.M), int64(pk.k)*2)
+	end := pk.offA + mulSat(int64(pk.rows), int64(pk.k)*2)
 	if pk.b {
 		end = pk.offB + mulSat(int64(p.N), int64(pk.k)*2)
 	}
 	return end
 }
 
-// packRows is how many rows the repack copies: M for A, N for B.
+// packRows is how many rows the repack copies at most in one launch: a
+// chunk of A, and B's N.
 func packRows(p *Problem, pk packing) int {
 	n := 0
 	if pk.a {
-		n += p.M
+		n += pk.rows
 	}
 	if pk.b {
 		n += p.N
@@ -362,6 +405,9 @@ func (pl Plan) Explain() string {
 			fmt.Fprintf(&b, " (sums the %d fp32 partials into D)", pl.SplitK)
 		case l.fn == fnRepack:
 			fmt.Fprintf(&b, " (copies%s to the workspace at a pitch of %d elements: their alignment rules out TMA)", pl.pack.operands(), pl.pack.k)
+			if c := pl.pack.chunks(pl.problem.M); c > 1 {
+				fmt.Fprintf(&b, "; these launches run %d times, over %d rows of A and D at a time (B copied the first time only): all of A's copy would not fit the workspace", c, pl.pack.rows)
+			}
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
 		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
@@ -452,13 +498,14 @@ func needsPackAny(p *Problem) bool {
 
 // planWorkspace is the workspace a plan of kernel k for p with split-K s on
 // sms SMs needs: its partials and, for a repack kernel, the copies after
-// them (geometry lays them out the same way).
-func planWorkspace(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
+// them, chunked to fit limit where they can be (geometry lays them out the
+// same way).
+func planWorkspace(k *kernels.KernelSpec, p *Problem, s, sms int, limit int64) int64 {
 	if !k.Repack() {
 		return workspaceNeed(k, p, s, sms)
 	}
 	q := packed(p)
-	return packEnd(p, packPlan(p, workspaceNeed(k, &q, s, sms)))
+	return packEnd(p, packPlan(p, workspaceNeed(k, &q, s, sms), limit, k.TileM))
 }
 
 // workspaceNeed is the workspace kernel k needs for p with split-K s on
