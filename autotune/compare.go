@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
@@ -64,7 +65,7 @@ func printComparison(std *stdio, oldT, newT *dispatch.Table, threshold float64) 
 						mark, slower = " ✗", slower+1
 					}
 					points++
-					fmt.Fprintf(std.out, "| %s | %s | %d | %.2f | %.2f | %+.1f %%%s | %s → %s |\n", ne.Key(), nb.String(), m, ot, nb.TimesUS[m], pct, mark, ob.Kernel, nb.Kernel)
+					fmt.Fprintf(std.out, "| %s | %s | %d | %.2f | %.2f | %+.1f %%%s | %s → %s |\n", ne.Key(), nb.String(), m, ot, nb.TimesUS[m], pct, mark, tuning.BucketCandidate(&ob).Column(), tuning.BucketCandidate(&nb).Column())
 				}
 			}
 		}

@@ -64,6 +64,7 @@ type configFlags struct {
 func (c *configFlags) register(fs *flag.FlagSet) {
 	c.weightFlags.register(fs)
 	d := tuning.DefaultConfig(nil, nil)
+	c.cfg.VendorAlgorithms = d.VendorAlgorithms // tune's -vendor=false sets 0
 	fs.StringVar(&c.manifest, "manifest", "", manifestHelp)
 	fs.StringVar(&c.base, "base", "", "table to merge into (default: the embedded buckets.yaml)")
 	fs.StringVar(&c.splits, "splits", "1,2,4,8", "split-K factors to try")

@@ -43,7 +43,7 @@ func readFile(t *testing.T, path string) string {
 func withGPUs(t *testing.T, gpus ...*tuningtest.GPU) {
 	old := openMeasurers
 	t.Cleanup(func() { openMeasurers = old })
-	openMeasurers = func(devices []int, workspace int64) ([]tuning.Measurer, func(), error) {
+	openMeasurers = func(devices []int, workspace int64, vendor bool) ([]tuning.Measurer, func(), error) {
 		require.Len(t, devices, len(gpus))
 		ms := make([]tuning.Measurer, len(gpus))
 		for i, g := range gpus {

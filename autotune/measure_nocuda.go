@@ -5,4 +5,4 @@ package main
 import "github.com/gemmroute/gemmroute/autotune/tuning"
 
 // gpuMeasurers is nil: a nocuda build cannot measure.
-var gpuMeasurers func(devices []int, workspace int64) ([]tuning.Measurer, func(), error)
+var gpuMeasurers func(devices []int, workspace int64, vendor bool) ([]tuning.Measurer, func(), error)

@@ -17,7 +17,7 @@ func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	old := openMeasurers
 	t.Cleanup(func() { openMeasurers = old })
-	openMeasurers = func([]int, int64) ([]tuning.Measurer, func(), error) {
+	openMeasurers = func([]int, int64, bool) ([]tuning.Measurer, func(), error) {
 		t.Fatal("a dry run opened a GPU")
 		return nil, nil, nil
 	}

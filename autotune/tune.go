@@ -16,8 +16,8 @@ import (
 )
 
 // openMeasurers opens one measurer per GPU ordinal with a split-K workspace
-// of the given size, and a function that closes them; nil in a build
-// without CUDA. Tests inject fakes.
+// of the given size, loading cuBLASLt when vendor is set, and a function
+// that closes them; nil in a build without CUDA. Tests inject fakes.
 var openMeasurers = gpuMeasurers
 
 var tuneCmd = &command{
@@ -28,7 +28,10 @@ var tuneCmd = &command{
 -devices: the kernel × split-K candidates the constraints admit are gated
 against a float64 reference, screened, timed by CUDA-graph replay over
 rotating weights and chosen by the least worst-case slowdown over the
-bucket's edges. Default entries are chosen over the aligned weights
+bucket's edges. For bf16 and f16 weights cuBLASLt's top heuristic
+algorithms (up to 8 per bucket) are candidates too, where the library loads
+on every device (-vendor=false: our kernels only); one that wins is recorded
+as the bucket's vendor algorithm. Default entries are chosen over the aligned weights
 together. The entries are merged into -base and written atomically to -out;
 -report writes tune.md, tune.csv and roofline plots.
 
@@ -68,11 +71,16 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			for _, g := range report.GateTolerances(cfg.Weights) {
 				fmt.Fprintf(std.out, "gate: %s\n", g)
 			}
-			ms, closeAll, err := openMeasurers(ords, cfg.Workspace)
+			if !f.vendor {
+				cfg.VendorAlgorithms = 0
+			}
+			ms, closeAll, err := openMeasurers(ords, cfg.Workspace, f.vendor)
 			if err != nil {
 				return std.fail(err)
 			}
 			defer closeAll()
+			_, note := cfg.VendorUse(ms)
+			fmt.Fprintln(std.out, note)
 			bar := progressbar.NewOptions(0, progressbar.OptionSetWriter(std.err), progressbar.OptionSetDescription("tune"),
 				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionShowElapsedTimeOnFinish(),
 				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetWidth(30))
@@ -95,7 +103,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if err != nil {
 				return std.fail(err)
 			}
-			match := t.MatchKernels(cfg.Catalog)
+			match := tableMatch(t, cfg, res.Device, ms)
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
 				f.out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
 			if f.report == "" {
@@ -117,7 +125,7 @@ type tuneFlags struct {
 	configFlags
 	rooflineFlags
 	out, report, peer, devices, driver string
-	invariant                          bool
+	invariant, vendor                  bool
 }
 
 func (f *tuneFlags) register(fs *flag.FlagSet) {
@@ -135,7 +143,19 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 	} {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}
+	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16 and f16) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
 	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
+}
+
+// tableMatch counts t's buckets against cfg's kernels and the measurers'
+// cuBLASLt (a bucket routed to it counts as cuBLASLt's where the version
+// the tuner recorded is loaded; changed without one).
+func tableMatch(t *dispatch.Table, cfg *tuning.Config, dev dispatch.DeviceInfo, ms []tuning.Measurer) dispatch.KernelMatch {
+	var lib dispatch.VendorLibrary
+	if vm, ok := ms[0].(tuning.VendorMeasurer); ok {
+		lib = vm.VendorLibrary()
+	}
+	return dispatch.NewPlanner(cfg.Catalog, t, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace}).WithVendor(lib).KernelMatch()
 }
 
 // saveTable writes t to path atomically.

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -146,4 +148,64 @@ func TestTuneCommandUsageAndDevices(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "one kind of GPU")
 
+}
+
+// tune takes cuBLASLt's algorithms as candidates by default where the
+// measurers load it (saying so once), records a winner as the bucket's
+// vendor algorithm, and with -vendor=false opens the measurers without
+// it and writes the kernels-only table; where no library loads it says so
+// and tunes our kernels.
+func TestTuneCommandVendor(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\no,1,4096,4096\n")
+	fast := tuningtest.VendorAlgo(7)
+	run := func(lib dispatch.VendorLibrary, args ...string) (vendorAsked bool, stdout string, tab *dispatch.Table) {
+		gpu := tuningtest.NewVendorGPU(func(int) float64 { return 0.5 }, fast)
+		gpu.Lib = lib
+		old := openMeasurers
+		t.Cleanup(func() { openMeasurers = old })
+		openMeasurers = func(devices []int, workspace int64, vendor bool) ([]tuning.Measurer, func(), error) {
+			vendorAsked = vendor
+			if !vendor {
+				gpu.Lib = dispatch.VendorLibrary{Absent: "cuBLASLt off: Options.NoVendor is set"}
+			}
+			return []tuning.Measurer{gpu}, func() {}, nil
+		}
+		out := filepath.Join(t.TempDir(), "buckets.yaml")
+		code, stdout, stderr := runCLI(append([]string{"-shapes", shapes, "-max-m", "16", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0"}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		cat, err := tuningtest.Catalog()
+		require.NoError(t, err)
+		tab, err = loadTable(out, cat)
+		require.NoError(t, err)
+		return vendorAsked, stdout, tab
+	}
+	vendorBuckets := func(tab *dispatch.Table) int {
+		n := 0
+		for _, e := range tab.Entries {
+			for _, b := range e.Buckets {
+				if b.Vendor != nil {
+					n++
+				}
+			}
+		}
+		return n
+	}
+
+	asked, stdout, tab := run(dispatch.VendorLibrary{Version: 120804})
+	assert.True(t, asked, "on by default")
+	assert.Equal(t, 1, strings.Count(stdout, "cuBLASLt 12.8.4: its top 8 heuristic algorithms per bucket are candidates"), stdout)
+	exact, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 4096, 4096)
+	require.NotNil(t, exact)
+	assert.Equal(t, fast.Vendor, *exact.Bucket(1).Vendor)
+	assert.Regexp(t, `kernels: matched \d+, changed \d+, missing \d+, cuBLASLt [1-9]\d*\n`, stdout, "the written table's buckets routed to cuBLASLt are counted as such")
+
+	asked, stdout, tab = run(dispatch.VendorLibrary{Version: 120804}, "-vendor=false")
+	assert.False(t, asked)
+	assert.Contains(t, stdout, "cuBLASLt: off; our kernels only are candidates")
+	assert.Zero(t, vendorBuckets(tab), "the kernels-only table")
+
+	_, stdout, tab = run(dispatch.VendorLibrary{Absent: "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file"})
+	assert.Equal(t, 1, strings.Count(stdout, "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; our kernels only are candidates"), stdout)
+	assert.Zero(t, vendorBuckets(tab))
 }

@@ -78,12 +78,12 @@ type vendorFit struct {
 // SHA-256 of the algorithm's bytes, in hex (an algorithm has no name of
 // its own: the digest tells algorithms apart in plans and reports).
 func (v Vendor) String() string {
-	return fmt.Sprintf("cuBLASLt %s algorithm %s", vendorVersion(v.Version), v.id())
+	return fmt.Sprintf("cuBLASLt %s algorithm %s", VendorVersion(v.Version), v.id())
 }
 
 // Tag names the algorithm in one word, for a CSV's kernel column and a
 // log's fields: "cublaslt:12.8.4:1a2b3c4d" (see String).
-func (v Vendor) Tag() string { return fmt.Sprintf("cublaslt:%s:%s", vendorVersion(v.Version), v.id()) }
+func (v Vendor) Tag() string { return fmt.Sprintf("cublaslt:%s:%s", VendorVersion(v.Version), v.id()) }
 
 // id is the hex of the first four bytes of the SHA-256 of v's algorithm.
 func (v Vendor) id() string {
@@ -92,8 +92,13 @@ func (v Vendor) id() string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// vendorVersion writes a cublasLtGetVersion value as "12.8.4".
-func vendorVersion(v int) string { return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) }
+// VendorVersion writes a cublasLtGetVersion value (Vendor.Version) as
+// "12.8.4".
+func VendorVersion(v int) string { return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) }
+
+// vendorVersion is VendorVersion under the name the engine's launch
+// errors (engine_cuda.go) call it by.
+func vendorVersion(v int) string { return VendorVersion(v) }
 
 // verdict is a planner's judgement of a bucket routed to cuBLASLt: why it
 // is passed over for every problem ("" when it may route some), and how
@@ -141,7 +146,7 @@ func (lib VendorLibrary) judge(e *Entry, b *Bucket) (string, kernelState) {
 	for _, m := range []int{b.MinM, cmp.Or(b.MaxM, b.MinM)} {
 		p := Problem{M: m, N: e.N, K: e.K, Types: e.Types, LDA: e.K, LDB: e.K, LDC: e.N, Alpha: 1}
 		if _, err := lib.launcher.vendorFit(&p, &algo); err != nil {
-			return fmt.Sprintf("cuBLASLt %s rejects the recorded algorithm at M=%d N=%d K=%d: %v", vendorVersion(rec), m, e.N, e.K, err), kernelChanged
+			return fmt.Sprintf("cuBLASLt %s rejects the recorded algorithm at M=%d N=%d K=%d: %v", VendorVersion(rec), m, e.N, e.K, err), kernelChanged
 		}
 	}
 	return "", kernelVendor
@@ -155,9 +160,9 @@ func (lib VendorLibrary) usable(rec int) string {
 	case lib.Version == 0:
 		return cmp.Or(lib.Absent, "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)")
 	case lib.Version != rec:
-		return fmt.Sprintf("recorded for cuBLASLt %s, loaded %s: retune the table with the loaded library", vendorVersion(rec), vendorVersion(lib.Version))
+		return fmt.Sprintf("recorded for cuBLASLt %s, loaded %s: retune the table with the loaded library", VendorVersion(rec), VendorVersion(lib.Version))
 	case lib.launcher == nil:
-		return fmt.Sprintf("cuBLASLt %s's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", vendorVersion(rec))
+		return fmt.Sprintf("cuBLASLt %s's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", VendorVersion(rec))
 	}
 	return ""
 }
@@ -197,7 +202,7 @@ func (pl *Planner) VendorAlgorithms(p *Problem, n int) ([]Vendor, error) {
 	}
 	algos, err := pl.lib.launcher.vendorHeuristic(p, ws, n)
 	if err != nil {
-		return nil, fmt.Errorf("%w: cuBLASLt %s's heuristic for M=%d N=%d K=%d: %w", ErrVendor, vendorVersion(pl.lib.Version), p.M, p.N, p.K, err)
+		return nil, fmt.Errorf("%w: cuBLASLt %s's heuristic for M=%d N=%d K=%d: %w", ErrVendor, VendorVersion(pl.lib.Version), p.M, p.N, p.K, err)
 	}
 	out := make([]Vendor, len(algos))
 	for i, a := range algos {
@@ -290,7 +295,7 @@ func (pl *Planner) vendorRoute(p *Problem, key routeKey, b *Bucket) (*route, str
 		q.M = m
 		fit, err := pl.lib.launcher.vendorFit(&q, &r.algo)
 		if err != nil {
-			return nil, fmt.Sprintf("cuBLASLt %s rejects the algorithm at M=%d: %v", vendorVersion(b.Vendor.Version), m, err)
+			return nil, fmt.Sprintf("cuBLASLt %s rejects the algorithm at M=%d: %v", VendorVersion(b.Vendor.Version), m, err)
 		}
 		if i > 0 {
 			fit.workspace = max(fit.workspace, r.fit.workspace)

@@ -212,7 +212,7 @@ func (e *Engine) launchVendor(pl *Plan, p *Problem, s Stream, ws *workspace) err
 	}
 	algo := (*cublaslt.Algo)(&pl.route.algo)
 	if err := v.ctx.Do(func() error { return v.h.Matmul(v.desc, algo, &args) }); err != nil {
-		return fmt.Errorf("%w: cuBLASLt %s's algorithm, M=%d N=%d K=%d: %w", ErrVendor, vendorVersion(pl.Vendor.Version), p.M, p.N, p.K, err)
+		return fmt.Errorf("%w: cuBLASLt %s's algorithm, M=%d N=%d K=%d: %w", ErrVendor, VendorVersion(pl.Vendor.Version), p.M, p.N, p.K, err)
 	}
 	return nil
 }

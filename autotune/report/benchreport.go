@@ -36,6 +36,10 @@ func readSweep(path string) ([]sweepRow, error) {
 			continue
 		}
 		m, n, k := dims(r)
+		// A cuBLASLt candidate's kernel column is its tag
+		// (tuning.Candidate.Column), kept as the Kernel: bench writes the
+		// same tag for a plan routed to it (BenchRow.SetPlan), so the two
+		// match in bucketLoss.
 		s := sweepRow{m: m, n: n, k: k, cand: tuning.Candidate{Kernel: r.Raw("kernel"), SplitK: r.IntIn("split_k", 1, maxSplitK)}, us: timeUS(r, "graph_us", false)}
 		if err := r.Err(); err != nil {
 			return nil, err

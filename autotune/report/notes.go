@@ -72,7 +72,7 @@ func (r *Tune) csv() *csvBuilder {
 	b.row("name", "M", "N", "K", "dtype", "kernel", "split_k", "graph_us", "graph_p90_us", "check", "phase")
 	for _, s := range r.Spans {
 		head := func(m int, c tuning.Candidate) []string {
-			return []string{s.Weight.Name, itoa(m), itoa(s.Weight.N), itoa(s.Weight.K), s.Weight.Types.String(), c.Kernel, itoa(c.SplitK)}
+			return []string{s.Weight.Name, itoa(m), itoa(s.Weight.N), itoa(s.Weight.K), s.Weight.Types.String(), c.Column(), itoa(c.SplitK)}
 		}
 		for _, rj := range s.Rejects {
 			b.row(append(head(rj.M, rj.Candidate), "", "", "wrong: "+strings.ReplaceAll(rj.Why, "\n", " "), "gate")...)

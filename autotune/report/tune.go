@@ -74,13 +74,13 @@ func (r *Tune) Write(dir string) error {
 func choiceRow(c tuning.Choice) string {
 	b := c.Bucket
 	if c.Loss == 0 {
-		return fmt.Sprintf("| %s | %s | %s split-K %d | unmeasured: a measured neighbour's or the base table's choice | |\n", c.Key, b.String(), b.Kernel, b.SplitK)
+		return fmt.Sprintf("| %s | %s | %s | unmeasured: a measured neighbour's or the base table's choice | |\n", c.Key, b.String(), tuning.BucketCandidate(&b))
 	}
 	runnerUp := "no runner-up: one candidate"
 	if b.RunnerUp != "" {
 		runnerUp = fmt.Sprintf("runner-up %s (+%.1f%%)", b.RunnerUp, b.MarginPct)
 	}
-	return fmt.Sprintf("| %s | %s | %s split-K %d | %s | bucket loss %.1f%% |\n", c.Key, b.String(), b.Kernel, b.SplitK, runnerUp, 100*(c.Loss-1))
+	return fmt.Sprintf("| %s | %s | %s | %s | bucket loss %.1f%% |\n", c.Key, b.String(), tuning.BucketCandidate(&b), runnerUp, 100*(c.Loss-1))
 }
 
 func (r *Tune) summary(w *strings.Builder) {
@@ -131,7 +131,7 @@ func (r *Tune) route(w tuning.Weight, m int, def bool) (tuning.Candidate, bool) 
 	if b == nil {
 		return tuning.Candidate{}, false
 	}
-	return tuning.Candidate{Kernel: b.Kernel, SplitK: b.SplitK}, true
+	return tuning.BucketCandidate(b), true
 }
 
 // heldOut writes the bucket loss at the probe Ms, which no choice saw.
@@ -171,9 +171,11 @@ func (r *Tune) heldOut(w *strings.Builder) {
 	fmt.Fprint(w, "\n\n")
 }
 
-// compareCandidates orders candidates by kernel name, then split-K.
+// compareCandidates orders candidates by kernel name, then split-K, then
+// (cuBLASLt's) version and algorithm.
 func compareCandidates(a, b tuning.Candidate) int {
-	return cmp.Or(strings.Compare(a.Kernel, b.Kernel), cmp.Compare(a.SplitK, b.SplitK))
+	return cmp.Or(strings.Compare(a.Kernel, b.Kernel), cmp.Compare(a.SplitK, b.SplitK),
+		cmp.Compare(a.Vendor.Version, b.Vendor.Version), strings.Compare(a.Vendor.Algo, b.Vendor.Algo))
 }
 
 // chosenRows are the exact entries' choices at every timed M of w, for the
@@ -194,7 +196,7 @@ func (r *Tune) chosenRows(w tuning.Weight) []BenchRow {
 				continue
 			}
 			sh := tuning.Shape{Name: w.Name, M: m, N: w.N, K: w.K, Types: w.Types}
-			rows = append(rows, BenchRow{Shape: sh, Kernel: c.Kernel, SplitK: c.SplitK,
+			rows = append(rows, BenchRow{Shape: sh, Kernel: c.Column(), SplitK: c.SplitK,
 				GraphUS: t.Median, GraphP90: t.P90, EventsUS: s.Events[m].Median, EventsP90: s.Events[m].P90,
 				FloorUS: r.RooflineUS(sh), PeerUS: r.Peer.US(sh)})
 		}

@@ -38,7 +38,7 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 		}
 	splits:
 		for _, split := range cfg.Splits {
-			c := Candidate{k.Name, split}
+			c := Candidate{Kernel: k.Name, SplitK: split}
 			for _, m := range []int{sp.Lo, sp.Hi} {
 				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
 				plan, err := pl.PlanKernel(&p, k.Name, split)

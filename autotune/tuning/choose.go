@@ -148,7 +148,7 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels
 		}
 		inheritUnmeasured(bs)
 		for _, c := range bs {
-			if c.Bucket.Kernel == "" {
+			if c.Bucket.Kernel == "" && c.Bucket.Vendor == nil {
 				return nil, nil, fmt.Errorf("%s: bucket %s has no measurement, no measured neighbour and no base default", key, c.Bucket.String())
 			}
 			e.Buckets = append(e.Buckets, c.Bucket)
@@ -168,10 +168,20 @@ func inheritUnmeasured(bs []Choice) {
 		}
 		for _, j := range nearest(i, len(bs)) {
 			if bs[j].Loss != 0 {
-				bs[i].Bucket.Kernel, bs[i].Bucket.Digest, bs[i].Bucket.SplitK = bs[j].Bucket.Kernel, bs[j].Bucket.Digest, bs[j].Bucket.SplitK
+				routeLike(&bs[i].Bucket, &bs[j].Bucket)
 				break
 			}
 		}
+	}
+}
+
+// routeLike makes dst route as src does: src's kernel, digest and split-K,
+// or a copy of its cuBLASLt algorithm.
+func routeLike(dst, src *dispatch.Bucket) {
+	dst.Kernel, dst.Digest, dst.SplitK, dst.Vendor = src.Kernel, src.Digest, src.SplitK, nil
+	if src.Vendor != nil {
+		v := *src.Vendor
+		dst.Vendor = &v
 	}
 }
 
@@ -189,9 +199,10 @@ func nearest(i, n int) []int {
 
 // bucketFor chooses bucket b over the samples in it: a candidate must be
 // measured at every (M, shape) there. TimesUS keeps, per M, the chosen
-// kernel's slowest time over the shapes. A bucket with no measurement takes
-// the fallback entry's choice for now (inheritUnmeasured may replace it) or
-// none. The chosen kernel (one of cat's) gives its digest.
+// candidate's slowest time over the shapes. A bucket with no measurement
+// takes the fallback entry's choice for now (inheritUnmeasured may replace
+// it) or none. A chosen kernel (one of cat's) gives its digest; a chosen
+// cuBLASLt algorithm is recorded as the bucket's Vendor (split-K 1).
 func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallback *dispatch.Entry, cat *kernels.Catalog) Choice {
 	out := Choice{Key: key, Bucket: b}
 	times := map[point]map[Candidate]float64{}
@@ -207,10 +218,13 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 	}
 	if c, ok := choose(times); ok {
 		out.Bucket.Kernel, out.Bucket.SplitK, out.Bucket.MarginPct = c.best.Kernel, c.best.SplitK, round2(c.margin)
-		if k := cat.Kernel(c.best.Kernel); k != nil {
+		if c.best.IsVendor() {
+			v := c.best.Vendor
+			out.Bucket.Vendor = &v
+		} else if k := cat.Kernel(c.best.Kernel); k != nil {
 			out.Bucket.Digest = k.Digest
 		}
-		if c.runnerUp.Kernel != "" {
+		if c.runnerUp != (Candidate{}) {
 			out.Bucket.RunnerUp = c.runnerUp.String()
 		}
 		out.Bucket.TimesUS = map[int]float64{}
@@ -224,7 +238,7 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 	}
 	if fallback != nil {
 		if fb := fallback.Bucket(b.MinM); fb != nil {
-			out.Bucket.Kernel, out.Bucket.Digest, out.Bucket.SplitK = fb.Kernel, fb.Digest, fb.SplitK
+			routeLike(&out.Bucket, fb)
 		}
 	}
 	return out

@@ -12,7 +12,7 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-var candA, candB = Candidate{"a", 1}, Candidate{"b", 1}
+var candA, candB = Candidate{Kernel: "a", SplitK: 1}, Candidate{Kernel: "b", SplitK: 1}
 
 func TestChooseLeastWorstSlowdown(t *testing.T) {
 	// a wins M=1 by a hair and loses M=2 badly; b is never more than 10 % off.
@@ -82,12 +82,12 @@ func TestSpans(t *testing.T) {
 var qkv = Weight{"l3-8b.qkv", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096}
 
 func TestFillTimesDefaultContendersOnEveryAlignedWeight(t *testing.T) {
-	a := &SpanResult{Weight: qkv, Span: Span{1, 1}, Passed: []Candidate{{"x", 1}, {"y", 1}}, Kept: []Candidate{{"x", 1}}}
-	b := &SpanResult{Weight: Weight{"o", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 4096, 4096}, Span: Span{1, 1}, Passed: []Candidate{{"x", 1}, {"y", 1}}, Kept: []Candidate{{"y", 1}}}
-	odd := &SpanResult{Weight: Weight{"odd", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 769, 5125}, Span: Span{1, 1}, Passed: []Candidate{{"z", 1}}, Kept: []Candidate{{"z", 1}}}
+	a := &SpanResult{Weight: qkv, Span: Span{1, 1}, Passed: []Candidate{{Kernel: "x", SplitK: 1}, {Kernel: "y", SplitK: 1}}, Kept: []Candidate{{Kernel: "x", SplitK: 1}}}
+	b := &SpanResult{Weight: Weight{"o", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 4096, 4096}, Span: Span{1, 1}, Passed: []Candidate{{Kernel: "x", SplitK: 1}, {Kernel: "y", SplitK: 1}}, Kept: []Candidate{{Kernel: "y", SplitK: 1}}}
+	odd := &SpanResult{Weight: Weight{"odd", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 769, 5125}, Span: Span{1, 1}, Passed: []Candidate{{Kernel: "z", SplitK: 1}}, Kept: []Candidate{{Kernel: "z", SplitK: 1}}}
 	f := fillUnits([]*SpanResult{a, b, odd})
-	assert.Equal(t, []Candidate{{"y", 1}}, f[a])
-	assert.Equal(t, []Candidate{{"x", 1}}, f[b])
+	assert.Equal(t, []Candidate{{Kernel: "y", SplitK: 1}}, f[a])
+	assert.Equal(t, []Candidate{{Kernel: "x", SplitK: 1}}, f[b])
 	assert.NotContains(t, f, odd, "unaligned weights neither shape nor join the default")
 }
 

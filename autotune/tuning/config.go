@@ -31,6 +31,11 @@ type Config struct {
 	Keep       float64 // the screen keeps candidates within Keep× the fastest at some sample M
 	Tie        float64 // candidates within Tie (a fraction) of the best worst-case slowdown are timed again
 	Noise      float64 // timings whose p90 exceeds the median by more than Noise are timed again, then flagged
+	// VendorAlgorithms is how many of cuBLASLt's heuristic algorithms per
+	// bucket are candidates beside our kernels, for bf16 and f16 weights,
+	// where every measurer measures the same loaded version (VendorUse);
+	// 0: our kernels only.
+	VendorAlgorithms int
 
 	// Progress, when set, is called after each unit of work (one weight ×
 	// bucket, or filling in one) with the units done and planned so far,
@@ -42,7 +47,7 @@ type Config struct {
 // the kernels of cat.
 func DefaultConfig(cat *kernels.Catalog, weights []Weight) Config {
 	return Config{Catalog: cat, Weights: weights, MaxM: 8192, Splits: []int{1, 2, 4, 8}, Workspace: dispatch.DefaultWorkspaceBytes,
-		Prune: 4, ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05}
+		Prune: 4, ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05, VendorAlgorithms: DefaultVendorAlgorithms}
 }
 
 // MaxDim is the largest M, N or K a problem may have (dispatch.Problem's
@@ -97,6 +102,7 @@ func (c *Config) Validate() error {
 		{!in(c.Keep, 1, maxRatio), "Keep", c.Keep, "≥ 1 and ≤ 1e6 (a ratio to the fastest)"},
 		{!in(c.Tie, 0, maxRatio), "Tie", c.Tie, "≥ 0 and ≤ 1e6 (a fraction)"},
 		{!in(c.Noise, 0, maxRatio), "Noise", c.Noise, "≥ 0 and ≤ 1e6 (a fraction)"},
+		{c.VendorAlgorithms < 0 || c.VendorAlgorithms > dispatch.MaxVendorAlgorithms, "VendorAlgorithms", c.VendorAlgorithms, "0 (our kernels only) to 64 of cuBLASLt's algorithms per bucket"},
 	} {
 		if r.bad {
 			return &ConfigError{r.field, r.value, r.rule}

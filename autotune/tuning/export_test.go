@@ -9,3 +9,8 @@ func (cfg *Config) Candidates(w Weight, sp Span, m Measurer) (cands, pruned []Ca
 func (cfg *Config) TuneSpan(m Measurer, w Weight, sp Span) (*SpanResult, error) {
 	return cfg.tuneSpan(m, w, sp)
 }
+
+// VendorCandidates exposes vendorCandidates to the external tests.
+func (cfg *Config) VendorCandidates(m Measurer, w Weight, sp Span) ([]Candidate, error) {
+	return cfg.vendorCandidates(m, w, sp)
+}

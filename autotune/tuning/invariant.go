@@ -27,7 +27,7 @@ func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps 
 	}
 	timed := map[at]float64{} // so that a kernel both modes plan is timed once
 	measure := func(plan dispatch.Plan, mm int) (float64, error) {
-		c := Candidate{Kernel: plan.Kernel.Name, SplitK: plan.SplitK}
+		c := CandidateOf(plan)
 		if t, ok := timed[at{c, mm}]; ok {
 			return t, nil
 		}
@@ -48,7 +48,7 @@ func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps 
 			return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d in the normal mode: %w", w.Name, mm, err)
 		}
 		if normal[i], err = measure(plan, mm); err != nil {
-			return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d, the normal mode's %s: %w: the normal table must pass the gate (check it with autotune check)", w.Name, mm, plan.Kernel.Name, err)
+			return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d, the normal mode's %s: %w: the normal table must pass the gate (check it with autotune check)", w.Name, mm, plan.KernelName(), err)
 		}
 		for _, c := range classes {
 			if byClass[c] == nil {

@@ -15,6 +15,11 @@ func (cfg *Config) tuneSpan(ms Measurer, w Weight, sp Span) (*SpanResult, error)
 	r := &SpanResult{Weight: w, Span: sp, Times: map[int]map[Candidate]Timing{}, Probe: map[Candidate]Timing{}, Events: map[int]Timing{}}
 	var cands []Candidate
 	cands, r.Pruned = cfg.candidates(ms.Device(), w, sp)
+	vendor, err := cfg.vendorCandidates(ms, w, sp)
+	if err != nil {
+		return nil, err
+	}
+	cands = append(cands, vendor...)
 	r.Passed = cands
 	for _, m := range sp.GateMs() { // M outermost: a measurer keeps one M's reference
 		var still []Candidate

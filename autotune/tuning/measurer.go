@@ -9,18 +9,59 @@ import (
 	"github.com/gemmroute/gemmroute/dispatch"
 )
 
-// Candidate is a kernel with a split-K factor.
+// Candidate is what the tuner times for a bucket: a kernel of ours with a
+// split-K factor, or an algorithm of cuBLASLt (Vendor set, Kernel empty,
+// SplitK 1).
 type Candidate struct {
 	Kernel string
 	SplitK int
+	Vendor dispatch.Vendor // the zero value for a kernel of ours
 }
 
-// String is "kernel split-K N".
-func (c Candidate) String() string { return fmt.Sprintf("%s split-K %d", c.Kernel, c.SplitK) }
+// IsVendor reports whether c is an algorithm of cuBLASLt.
+func (c Candidate) IsVendor() bool { return c.Vendor != (dispatch.Vendor{}) }
 
-// compareCandidates orders candidates by kernel name, then split-K.
+// String is "kernel split-K N", or cuBLASLt's algorithm as Explain names
+// it ("cuBLASLt 12.8.4 algorithm 1a2b3c4d").
+func (c Candidate) String() string {
+	if c.IsVendor() {
+		return c.Vendor.String()
+	}
+	return fmt.Sprintf("%s split-K %d", c.Kernel, c.SplitK)
+}
+
+// Column is c in a CSV's kernel column: the kernel's name, or the
+// algorithm's one-word tag ("cublaslt:12.8.4:1a2b3c4d").
+func (c Candidate) Column() string {
+	if c.IsVendor() {
+		return c.Vendor.Tag()
+	}
+	return c.Kernel
+}
+
+// CandidateOf is the candidate plan runs: its kernel and split-K, or its
+// cuBLASLt algorithm.
+func CandidateOf(plan dispatch.Plan) Candidate {
+	if plan.Vendor != nil {
+		return Candidate{SplitK: 1, Vendor: *plan.Vendor}
+	}
+	return Candidate{Kernel: plan.KernelName(), SplitK: plan.SplitK}
+}
+
+// BucketCandidate is the candidate table bucket b routes to: its kernel
+// and split-K, or its cuBLASLt algorithm.
+func BucketCandidate(b *dispatch.Bucket) Candidate {
+	if b.Vendor != nil {
+		return Candidate{SplitK: 1, Vendor: *b.Vendor}
+	}
+	return Candidate{Kernel: b.Kernel, SplitK: b.SplitK}
+}
+
+// compareCandidates orders candidates by kernel name, then split-K, then
+// (cuBLASLt's) version and algorithm.
 func compareCandidates(a, b Candidate) int {
-	return cmp.Or(strings.Compare(a.Kernel, b.Kernel), cmp.Compare(a.SplitK, b.SplitK))
+	return cmp.Or(strings.Compare(a.Kernel, b.Kernel), cmp.Compare(a.SplitK, b.SplitK),
+		cmp.Compare(a.Vendor.Version, b.Vendor.Version), strings.Compare(a.Vendor.Algo, b.Vendor.Algo))
 }
 
 // Timing is a candidate's per-call time at one M: median and p90 over the

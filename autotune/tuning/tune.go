@@ -53,7 +53,9 @@ type Result struct {
 }
 
 // Tune measures every weight at every bucket of cfg over ms (one kind of
-// device; the work is spread over them), chooses the entries, with base's
+// device; the work is spread over them), cuBLASLt's algorithms among the
+// candidates where cfg.VendorUse allows (Result.Config says what ran),
+// chooses the entries, with base's
 // choices for buckets nothing measured, and times each exact entry's choices
 // by per-call events.
 func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
@@ -69,6 +71,9 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 			return nil, fmt.Errorf("tuning: the measurers mix %s and %s: tune one kind of GPU per run", dev.Name, m.Device().Name)
 		}
 	}
+	run := *cfg // what this run measures: cuBLASLt only where every measurer has it
+	run.VendorAlgorithms, _ = cfg.VendorUse(ms)
+	cfg = &run
 	spans, err := cfg.measure(ms)
 	if err != nil {
 		return nil, err
@@ -220,7 +225,7 @@ func (cfg *Config) eventColumn(ms Measurer, r *SpanResult, exact *dispatch.Table
 		if b == nil {
 			continue
 		}
-		c := Candidate{b.Kernel, b.SplitK}
+		c := BucketCandidate(b)
 		t, err := ms.Events(r.Weight, m, c, cfg.EventCalls)
 		if err != nil {
 			return fmt.Errorf("%s M=%d: events of %s: %w", r.Weight.Name, m, c, err)

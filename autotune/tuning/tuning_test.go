@@ -34,27 +34,27 @@ func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	gpu := tuningtest.NewGPU()
 	cands, pruned := cfg.Candidates(qkv, tuning.Span{Lo: 9, Hi: 16}, gpu)
 	assert.Empty(t, pruned) // prune 0: time everything
-	assert.NotContains(t, cands, cand{"t80_mma", 1}, "the sm_80 image is not native on sm_90")
-	assert.Contains(t, cands, cand{"t90_mma", 8})
-	assert.NotContains(t, cands, cand{"t90_big", 2}, "t90_big has no split-K")
+	assert.NotContains(t, cands, cand{Kernel: "t80_mma", SplitK: 1}, "the sm_80 image is not native on sm_90")
+	assert.Contains(t, cands, cand{Kernel: "t90_mma", SplitK: 8})
+	assert.NotContains(t, cands, cand{Kernel: "t90_big", SplitK: 2}, "t90_big has no split-K")
 
 	// Odd N and K: only the 2-byte kernel qualifies.
 	odd := tuning.Weight{Name: "odd", Types: tuningtest.Types("bf16"), N: 769, K: 5125}
 	cands, _ = cfg.Candidates(odd, tuning.Span{Lo: 9, Hi: 16}, gpu)
-	assert.Equal(t, []cand{{"t90_any", 1}}, cands)
+	assert.Equal(t, []cand{{Kernel: "t90_any", SplitK: 1}}, cands)
 
 	// A split whose workspace exceeds the reserve is not tried.
 	cfg.Workspace = 4 * 16 * 6144 * 4 // split-K 4 at M = 16 fits, 8 does not
 	cands, _ = cfg.Candidates(qkv, tuning.Span{Lo: 9, Hi: 16}, gpu)
-	assert.Contains(t, cands, cand{"t90_mma", 4})
-	assert.NotContains(t, cands, cand{"t90_mma", 8})
+	assert.Contains(t, cands, cand{Kernel: "t90_mma", SplitK: 4})
+	assert.NotContains(t, cands, cand{Kernel: "t90_mma", SplitK: 8})
 
 	// The model prunes the 1-token kernel at large M and keeps the big tile.
 	cfg = testConfig(t)
 	cfg.Prune = 4
 	cands, pruned = cfg.Candidates(qkv, tuning.Span{Lo: 4097, Hi: 8192}, gpu)
-	assert.Contains(t, pruned, cand{"t90_row", 1})
-	assert.Contains(t, cands, cand{"t90_big", 1})
+	assert.Contains(t, pruned, cand{Kernel: "t90_row", SplitK: 1})
+	assert.Contains(t, cands, cand{Kernel: "t90_big", SplitK: 1})
 }
 
 func TestTuneSpanRejectsFastWrongKernel(t *testing.T) {
@@ -63,7 +63,7 @@ func TestTuneSpanRejectsFastWrongKernel(t *testing.T) {
 	r, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
 	require.NoError(t, err)
 	require.Len(t, r.Rejects, 1)
-	assert.Equal(t, cand{"t90_wrong", 1}, r.Rejects[0].Candidate)
+	assert.Equal(t, cand{Kernel: "t90_wrong", SplitK: 1}, r.Rejects[0].Candidate)
 	assert.Equal(t, 9, r.Rejects[0].M, "rejected at the first gate M")
 	assert.Contains(t, r.Rejects[0].Why, "D[3,17]")
 	for _, call := range gpu.Timed {
@@ -71,7 +71,7 @@ func TestTuneSpanRejectsFastWrongKernel(t *testing.T) {
 	}
 	// Every passed candidate was gated at 9, 16 and 15.
 	assert.Equal(t, 3*(len(r.Passed))+1, len(gpu.Gated))
-	assert.NotContains(t, r.Passed, cand{"t90_wrong", 1})
+	assert.NotContains(t, r.Passed, cand{Kernel: "t90_wrong", SplitK: 1})
 }
 
 func TestTuneSpanScreensKeepsAndProbes(t *testing.T) {
@@ -81,9 +81,9 @@ func TestTuneSpanScreensKeepsAndProbes(t *testing.T) {
 	require.NoError(t, err)
 	// At M = 9…16 t90_mma split 4 is fastest (9.9·0.9 µs at both edges);
 	// t90_row (72–128 µs) and t90_big (35 µs) are screened out.
-	assert.Contains(t, r.Kept, cand{"t90_mma", 4})
-	assert.NotContains(t, r.Kept, cand{"t90_row", 1})
-	assert.NotContains(t, r.Kept, cand{"t90_big", 1})
+	assert.Contains(t, r.Kept, cand{Kernel: "t90_mma", SplitK: 4})
+	assert.NotContains(t, r.Kept, cand{Kernel: "t90_row", SplitK: 1})
+	assert.NotContains(t, r.Kept, cand{Kernel: "t90_big", SplitK: 1})
 	for _, c := range r.Kept {
 		assert.Contains(t, r.Times[9], c)
 		assert.Contains(t, r.Times[16], c)
@@ -110,17 +110,17 @@ func TestTuneSpanRetimesNearTiesAndNoise(t *testing.T) {
 	// Two candidates 1 % apart at M = 1, and t90_row noisy on its first timings.
 	gpu.Speed = func(w tuning.Weight, m int, c cand) float64 {
 		switch c {
-		case cand{"t90_row", 1}:
+		case cand{Kernel: "t90_row", SplitK: 1}:
 			return 10
-		case cand{"t90_mma", 1}:
+		case cand{Kernel: "t90_mma", SplitK: 1}:
 			return 10.1
 		}
 		return 50
 	}
-	gpu.Noisy = map[cand]int{{"t90_row", 1}: 2} // screen and full timings are noisy
+	gpu.Noisy = map[cand]int{{Kernel: "t90_row", SplitK: 1}: 2} // screen and full timings are noisy
 	r, err := cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 1, Hi: 1})
 	require.NoError(t, err)
-	assert.Equal(t, []cand{{"t90_mma", 1}, {"t90_row", 1}}, r.Retimed)
+	assert.Equal(t, []cand{{Kernel: "t90_mma", SplitK: 1}, {Kernel: "t90_row", SplitK: 1}}, r.Retimed)
 	retimes := 0
 	for _, call := range gpu.Timed {
 		if call.Reps == 60 {
@@ -129,16 +129,16 @@ func TestTuneSpanRetimesNearTiesAndNoise(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, retimes, "each near-tie once at the bucket's one M, with 3× the replays")
-	assert.InDelta(t, 0.01, r.Times[1][cand{"t90_row", 1}].Dispersion(), 1e-9, "the re-timing replaced the noisy one")
+	assert.InDelta(t, 0.01, r.Times[1][cand{Kernel: "t90_row", SplitK: 1}].Dispersion(), 1e-9, "the re-timing replaced the noisy one")
 
 	// A candidate noisy every time is timed again and stays noisy (the
 	// report flags it: see report's TestNotesFlagNoisyTimings).
 	gpu = tuningtest.NewGPU()
-	gpu.Noisy = map[cand]int{{"t90_mma", 4}: 100}
+	gpu.Noisy = map[cand]int{{Kernel: "t90_mma", SplitK: 4}: 100}
 	r, err = cfg.TuneSpan(gpu, qkv, tuning.Span{Lo: 9, Hi: 16})
 	require.NoError(t, err)
-	assert.Contains(t, r.Retimed, cand{"t90_mma", 4})
-	assert.Greater(t, r.Times[16][cand{"t90_mma", 4}].Dispersion(), cfg.Noise)
+	assert.Contains(t, r.Retimed, cand{Kernel: "t90_mma", SplitK: 4})
+	assert.Greater(t, r.Times[16][cand{Kernel: "t90_mma", SplitK: 4}].Dispersion(), cfg.Noise)
 }
 
 func TestTuneSpanStopsOnDeviceError(t *testing.T) {
@@ -258,7 +258,7 @@ func TestModelMeasurer(t *testing.T) {
 	assert.Positive(t, p.Timings)
 	assert.Greater(t, p.Seconds, p.CheckSeconds)
 	assert.Len(t, p.BySpan, 14)
-	_, err = mm.Time(qkv, 1, cand{"nope", 1}, 1)
+	_, err = mm.Time(qkv, 1, cand{Kernel: "nope", SplitK: 1}, 1)
 	assert.ErrorContains(t, err, `kernel "nope" is not in the manifest`)
 }
 

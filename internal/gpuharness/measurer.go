@@ -10,7 +10,9 @@ import (
 )
 
 // Measurer is the tuning.Measurer of one GPU: it checks and times
-// candidates through the engine's planner and Launch. It keeps the buffers
+// candidates through the engine's planner and Launch, cuBLASLt's
+// algorithms too where its engine loaded the library (a
+// tuning.VendorMeasurer). It keeps the buffers
 // of the last (weight, M) it checked and timed, since the tuner asks for
 // one M many times in a row.
 type Measurer struct {
@@ -48,9 +50,10 @@ func (s *slot[T]) release() {
 }
 
 // OpenMeasurers opens one Measurer per GPU ordinal, each with an engine
-// whose split-K workspace per stream is workspace bytes, and returns them
-// with the function that closes them all.
-func OpenMeasurers(devices []int, workspace int64) ([]tuning.Measurer, func(), error) {
+// whose split-K workspace per stream is workspace bytes and which loads
+// cuBLASLt when vendor is set (dispatch.Options.NoVendor otherwise), and
+// returns them with the function that closes them all.
+func OpenMeasurers(devices []int, workspace int64, vendor bool) ([]tuning.Measurer, func(), error) {
 	var ms []*Measurer
 	closeAll := func() {
 		for _, m := range ms {
@@ -58,7 +61,7 @@ func OpenMeasurers(devices []int, workspace int64) ([]tuning.Measurer, func(), e
 		}
 	}
 	for _, d := range devices {
-		h, err := Open(d, dispatch.Options{WorkspaceBytes: workspace})
+		h, err := Open(d, dispatch.Options{WorkspaceBytes: workspace, NoVendor: !vendor})
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("device %d: %w", d, err)
@@ -83,13 +86,48 @@ func (g *Measurer) Close() {
 func (g *Measurer) Device() dispatch.DeviceInfo { return g.h.Engine.Device() }
 
 // plan is the engine's plan of c for p; candidates were checked against the
-// same constraints, so an error here is a bug, not a reject.
+// same constraints (cuBLASLt's by VendorFits), so an error here is a bug,
+// not a reject.
 func (g *Measurer) plan(p *dispatch.Problem, c tuning.Candidate) (dispatch.Plan, error) {
+	if c.IsVendor() {
+		return g.h.Engine.Planner().PlanVendor(p, c.Vendor)
+	}
 	pl, err := g.h.Engine.Planner().PlanKernel(p, c.Kernel, c.SplitK)
 	if err == nil && pl.SplitK != c.SplitK {
 		err = fmt.Errorf("%s: planned split-K %d, not %d", c.Kernel, pl.SplitK, c.SplitK)
 	}
 	return pl, err
+}
+
+// VendorLibrary is the engine's cuBLASLt: the loaded version, or why none
+// is loaded.
+func (g *Measurer) VendorLibrary() dispatch.VendorLibrary {
+	return g.h.Engine.Planner().VendorLibrary()
+}
+
+// VendorAlgorithms returns up to n of cuBLASLt's heuristic algorithms for w
+// at M = m, in the engine's layouts and within its workspace, as
+// candidates.
+func (g *Measurer) VendorAlgorithms(w tuning.Weight, m, n int) ([]tuning.Candidate, error) {
+	p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
+	vs, err := g.h.Engine.Planner().VendorAlgorithms(&p, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tuning.Candidate, len(vs))
+	for i, v := range vs {
+		out[i] = tuning.Candidate{SplitK: 1, Vendor: v}
+	}
+	return out, nil
+}
+
+// VendorFits returns nil when the engine plans w at M = m on cuBLASLt
+// candidate c (dispatch.Planner.PlanVendor, on packed, 256-byte aligned
+// operands as the harness allocates them), else why not.
+func (g *Measurer) VendorFits(w tuning.Weight, m int, c tuning.Candidate) error {
+	p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
+	_, err := g.h.Engine.Planner().PlanVendor(&p, c.Vendor)
+	return err
 }
 
 func shapeOf(w tuning.Weight, m int) tuning.Shape {
@@ -138,3 +176,6 @@ func (g *Measurer) timeWith(w tuning.Weight, m int, c tuning.Candidate,
 	}
 	return method(ops.Probs, func(p *dispatch.Problem) error { return g.h.Engine.Launch(pl, p, dispatch.Stream(g.h.Stream)) })
 }
+
+// Measurer measures cuBLASLt's candidates too.
+var _ tuning.VendorMeasurer = (*Measurer)(nil)

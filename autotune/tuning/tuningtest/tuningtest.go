@@ -1,9 +1,10 @@
 // Package tuningtest has what tests of the tuning pipeline share: a small
 // kernel manifest with one kernel of each role, and a fake GPU that answers
-// checks and timings from a formula.
+// checks and timings from a formula (VendorGPU: cuBLASLt's algorithms too).
 package tuningtest
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"sync"
@@ -167,4 +168,57 @@ func Types(text string) dispatch.Types {
 		panic(err)
 	}
 	return t
+}
+
+// VendorGPU is a GPU that also measures cuBLASLt (a tuning.VendorMeasurer):
+// its heuristic proposes Algos at every M, the library does not take a
+// candidate c at M = Unfit[c], and a cuBLASLt candidate's time is
+// VendorUS(m). The Ms the heuristic was asked at are recorded.
+type VendorGPU struct {
+	*GPU
+	Lib      dispatch.VendorLibrary
+	Algos    []tuning.Candidate
+	Unfit    map[tuning.Candidate]int
+	VendorUS func(m int) float64
+	Asked    []int
+}
+
+// NewVendorGPU returns an H200 with cuBLASLt 12.8.4 whose heuristic
+// proposes algos, each taking vendorUS(m) µs; our kernels answer Speed.
+func NewVendorGPU(vendorUS func(m int) float64, algos ...tuning.Candidate) *VendorGPU {
+	g := &VendorGPU{GPU: NewGPU(), Lib: dispatch.VendorLibrary{Version: 120804}, Algos: algos, Unfit: map[tuning.Candidate]int{}, VendorUS: vendorUS}
+	g.Speed = func(w tuning.Weight, m int, c tuning.Candidate) float64 {
+		if c.IsVendor() {
+			return g.VendorUS(m)
+		}
+		return Speed(w, m, c)
+	}
+	return g
+}
+
+// VendorAlgo is a cuBLASLt 12.8.4 candidate whose algorithm's bytes are i
+// and 63 zeros.
+func VendorAlgo(i byte) tuning.Candidate {
+	b := make([]byte, dispatch.VendorAlgoBytes)
+	b[0] = i
+	return tuning.Candidate{SplitK: 1, Vendor: dispatch.Vendor{Algo: base64.StdEncoding.EncodeToString(b), Version: 120804}}
+}
+
+// VendorLibrary returns Lib.
+func (g *VendorGPU) VendorLibrary() dispatch.VendorLibrary { return g.Lib }
+
+// VendorAlgorithms records m and returns the first n of Algos.
+func (g *VendorGPU) VendorAlgorithms(w tuning.Weight, m, n int) ([]tuning.Candidate, error) {
+	g.mu.Lock()
+	g.Asked = append(g.Asked, m)
+	g.mu.Unlock()
+	return g.Algos[:min(n, len(g.Algos))], nil
+}
+
+// VendorFits refuses c at M = Unfit[c] as the engine's planner would.
+func (g *VendorGPU) VendorFits(w tuning.Weight, m int, c tuning.Candidate) error {
+	if g.Unfit[c] == m {
+		return fmt.Errorf("%w: %s: cuBLASLt rejects the algorithm: CUBLAS_STATUS_NOT_SUPPORTED", dispatch.ErrNoKernel, c)
+	}
+	return nil
 }

@@ -1,0 +1,152 @@
+package tuning_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
+	"github.com/gemmroute/gemmroute/dispatch"
+)
+
+// cuBLASLt's candidates for a bucket: the heuristic's proposals at the
+// sample Ms, each once, best first, at most VendorAlgorithms, without
+// those the library refuses at an M the span runs; none for e4m3 weights,
+// with VendorAlgorithms 0, or from a measurer without cuBLASLt.
+func TestVendorCandidates(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.VendorAlgorithms = 3
+	a, b, c := tuningtest.VendorAlgo(1), tuningtest.VendorAlgo(2), tuningtest.VendorAlgo(3)
+	gpu := tuningtest.NewVendorGPU(func(int) float64 { return 1 }, a, b, c)
+	sp := tuning.Span{Lo: 9, Hi: 16}
+	gpu.Unfit[b] = sp.Hi - 1 // a gate M
+	got, err := cfg.VendorCandidates(gpu, qkv, sp)
+	require.NoError(t, err)
+	assert.Equal(t, []tuning.Candidate{a, c}, got, "b is refused at M=15")
+	assert.Equal(t, sp.SampleMs(), gpu.Asked, "the heuristic is asked at each sample M")
+
+	cfg.VendorAlgorithms = 2 // the heuristic proposes a and b only
+	got, err = cfg.VendorCandidates(gpu, qkv, sp)
+	require.NoError(t, err)
+	assert.Equal(t, []tuning.Candidate{a}, got)
+
+	fp8 := tuning.Weight{Name: "o", Types: tuningtest.Types("e4m3→bf16"), N: 4096, K: 4096}
+	for name, c := range map[string]struct {
+		cfgN int
+		m    tuning.Measurer
+		w    tuning.Weight
+	}{"e4m3": {8, gpu, fp8}, "off": {0, gpu, qkv}, "no cuBLASLt": {8, tuningtest.NewGPU(), qkv}} {
+		cfg.VendorAlgorithms = c.cfgN
+		got, err := cfg.VendorCandidates(c.m, c.w, sp)
+		require.NoError(t, err, name)
+		assert.Empty(t, got, name)
+	}
+	assert.Regexp(t, `^cuBLASLt 12\.8\.4 algorithm [0-9a-f]{8}$`, a.String(), "named as Explain names it")
+	assert.Regexp(t, `^cublaslt:12\.8\.4:[0-9a-f]{8}$`, a.Column())
+	assert.True(t, a.IsVendor())
+	assert.False(t, tuning.Candidate{Kernel: "k", SplitK: 1}.IsVendor())
+}
+
+// VendorUse takes cuBLASLt's algorithms only where every measurer has the
+// same version loaded, and says why not otherwise.
+func TestVendorUse(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.VendorAlgorithms = 8
+	gpu := func(version int, absent string) *tuningtest.VendorGPU {
+		g := tuningtest.NewVendorGPU(func(int) float64 { return 1 })
+		g.Lib = dispatch.VendorLibrary{Version: version, Absent: absent}
+		return g
+	}
+	for _, c := range []struct {
+		name string
+		ms   []tuning.Measurer
+		n    int
+		note string
+	}{
+		{"loaded", []tuning.Measurer{gpu(120804, ""), gpu(120804, "")}, 8, "cuBLASLt 12.8.4: its top 8 heuristic algorithms per bucket are candidates beside our kernels for bf16 and f16 weights"},
+		{"absent", []tuning.Measurer{gpu(120804, ""), gpu(0, "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file")}, 0,
+			"cuBLASLt on measurer 1 (NVIDIA H200): cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; our kernels only are candidates"},
+		{"versions", []tuning.Measurer{gpu(120804, ""), gpu(130105, "")}, 0, "the measurers loaded 12.8.4 and 13.1.5"},
+		{"plain measurer", []tuning.Measurer{tuningtest.NewGPU()}, 0, "measurer 0 (NVIDIA H200) cannot measure it"},
+	} {
+		n, note := cfg.VendorUse(c.ms)
+		assert.Equal(t, c.n, n, c.name)
+		assert.Contains(t, note, c.note, c.name)
+	}
+	cfg.VendorAlgorithms = 0
+	n, note := cfg.VendorUse([]tuning.Measurer{gpu(120804, "")})
+	assert.Zero(t, n)
+	assert.Equal(t, "cuBLASLt: off; our kernels only are candidates", note)
+	cfg.VendorAlgorithms = 65
+	cfg.Weights = []tuning.Weight{qkv}
+	var ce *tuning.ConfigError
+	require.ErrorAs(t, cfg.Validate(), &ce)
+	assert.Equal(t, "VendorAlgorithms", ce.Field)
+}
+
+// A cuBLASLt algorithm that wins a bucket is gated and timed like our
+// kernels and recorded as the bucket's Vendor (no kernel, no digest,
+// split-K 1); a kernel of ours wins where it is faster; the merged table
+// writes and loads back with the vendor bucket; a measurer without
+// cuBLASLt tunes the kernels-only table.
+func TestTuneRecordsVendorBucket(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MaxM, cfg.VendorAlgorithms = 64, 8
+	slow, fast := tuningtest.VendorAlgo(1), tuningtest.VendorAlgo(2)
+	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
+		if m >= 33 {
+			return 0.5 // faster than every kernel of ours there
+		}
+		return 1e4
+	}, fast, slow)
+	gpu.Speed = func(w tuning.Weight, m int, c tuning.Candidate) float64 { // slow is the slower of the two
+		switch {
+		case c == slow:
+			return 1.1 * gpu.VendorUS(m)
+		case c.IsVendor():
+			return gpu.VendorUS(m)
+		}
+		return tuningtest.Speed(w, m, c)
+	}
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 8, res.Config.VendorAlgorithms)
+	assert.Contains(t, gpu.Gated, fast, "gated like ours")
+	exact, _ := (&dispatch.Table{Entries: res.Entries}).Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, exact)
+	b := exact.Bucket(64)
+	require.NotNil(t, b.Vendor, "%+v", *b)
+	assert.Equal(t, fast.Vendor, *b.Vendor)
+	assert.Empty(t, b.Kernel)
+	assert.Empty(t, b.Digest)
+	assert.Equal(t, 1, b.SplitK)
+	assert.Equal(t, slow.String(), b.RunnerUp)
+	assert.Equal(t, 0.5, b.TimesUS[64])
+	assert.Nil(t, exact.Bucket(1).Vendor, "our kernel is faster at M = 1")
+	assert.NotEmpty(t, exact.Bucket(1).Kernel)
+
+	prov := tuning.Provenance(cfg.Catalog, res.Device, "")
+	tab, _, err := tuning.Merge(nil, prov, tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
+	require.NoError(t, err, "the table with a vendor bucket loads")
+	data, err := tab.Marshal()
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "        split_k: 1\n        vendor:\n          algo: "+fast.Vendor.Algo+"\n          version: 120804\n")
+	back, err := dispatch.LoadTable("tuned.yaml", data, cfg.Catalog)
+	require.NoError(t, err)
+	e, _ := back.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, e)
+	assert.Equal(t, fast.Vendor, *e.Bucket(64).Vendor)
+	assert.Equal(t, 4, dispatch.NewPlanner(cfg.Catalog, back, gpu.Dev, dispatch.Limits{}).WithVendor(gpu.Lib).KernelMatch().Vendor,
+		"[33, 64] and [65, ∞) of both entries route to cuBLASLt 12.8.4")
+
+	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
+	require.NoError(t, err)
+	assert.Zero(t, plain.Config.VendorAlgorithms, "no cuBLASLt on the measurer: our kernels only")
+	for _, e := range plain.Entries {
+		for _, b := range e.Buckets {
+			assert.Nil(t, b.Vendor)
+		}
+	}
+}
