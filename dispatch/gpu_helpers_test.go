@@ -86,3 +86,14 @@ func reservedStream(t testing.TB, e *dispatch.Engine, bytes int64) cuda.Stream {
 	require.NoError(t, e.Reserve(dispatch.Stream(s), bytes))
 	return s
 }
+
+// runOn repoisons out, runs launch (a direct launch on s, or a graph replay
+// on it), waits for s and returns out's elements.
+func runOn(t testing.TB, out devBuf, s cuda.Stream, name string, launch func() error) []uint16 {
+	t.Helper()
+	repoison(t, out)
+	waitStream(t, 0)
+	require.NoError(t, launch(), name)
+	require.NoError(t, gpu.Sync(s), name)
+	return out.download(t)
+}

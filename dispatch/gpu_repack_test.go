@@ -38,13 +38,7 @@ func TestRepackInChunks(t *testing.T) {
 		pl, err := e.Planner().PlanKernel(&p, k.Name, 1)
 		require.NoError(t, err, k.Name)
 		require.Contains(t, pl.Explain(), "these launches run", "%s: not chunked:\n%s", k.Name, pl.Explain())
-		run := func(launch func() error) []uint16 {
-			repoison(t, out)
-			waitStream(t, 0)
-			require.NoError(t, launch(), k.Name)
-			require.NoError(t, gpu.Sync(s), k.Name)
-			return out.download(t)
-		}
+		run := func(launch func() error) []uint16 { return runOn(t, out, s, k.Name, launch) }
 		direct := func() error { return e.Launch(pl, &p, dispatch.Stream(s)) }
 		if !assert.NoError(t, d.Check(run(direct)), k.Name) {
 			continue

@@ -44,13 +44,7 @@ func TestStreamKDeterministicAndReplayable(t *testing.T) {
 			}
 			pl, err := e.Planner().PlanKernel(&p, k.Name, 1)
 			require.NoError(t, err, name)
-			run := func(launch func() error) []uint16 {
-				repoison(t, out)
-				waitStream(t, 0)
-				require.NoError(t, launch(), name)
-				require.NoError(t, gpu.Sync(s), name)
-				return out.download(t)
-			}
+			run := func(launch func() error) []uint16 { return runOn(t, out, s, name, launch) }
 			direct := func() error { return e.Launch(pl, &p, dispatch.Stream(s)) }
 			first := run(direct)
 			if !assert.NoError(t, d.Check(first), name) {
