@@ -76,6 +76,7 @@ func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.cfg.Keep, "keep", d.Keep, "the screen keeps candidates within this × the fastest at some M")
 	fs.Float64Var(&c.cfg.Tie, "tie", d.Tie, "time candidates within this fraction of the best worst-case slowdown again")
 	fs.Float64Var(&c.cfg.Noise, "noise", d.Noise, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
+	fs.IntVar(&c.cfg.MinM, "min-m", d.MinM, "first bucket to tune, a bucket's low edge (1, 17, 33, …): above 1 only buckets min-m…max-m are tuned and each entry keeps the -base table's others")
 }
 
 // config returns the run's configuration, catalog and base table. A bad
@@ -113,7 +114,7 @@ func flagError(err error) error {
 	if !errors.As(err, &ce) {
 		return err
 	}
-	f := map[string]string{"MaxM": "-max-m", "Splits": "-splits", "Workspace": "-workspace", "Prune": "-prune", "ScreenReps": "-screen-reps",
+	f := map[string]string{"MaxM": "-max-m", "MinM": "-min-m", "Splits": "-splits", "Workspace": "-workspace", "Prune": "-prune", "ScreenReps": "-screen-reps",
 		"Reps": "-reps", "EventCalls": "-event-calls", "Keep": "-keep", "Tie": "-tie", "Noise": "-noise"}[ce.Field]
 	if f == "" {
 		return err

@@ -87,9 +87,9 @@ func printPrediction(std *stdio, cfg *tuning.Config, res *tuning.Result, mms []*
 	for _, r := range res.Spans {
 		pruned += len(r.Pruned)
 	}
-	sp := tuning.Spans(cfg.MaxM)
-	fmt.Fprintf(std.out, "dry run, nothing measured: %d weights × %d buckets (M = 1…%d) on %d× %s: %d gate runs, %d timings, %d candidates pruned by the model.\n",
-		len(cfg.Weights), len(sp), cfg.MaxM, len(mms), res.Device.Name, checks, timings, pruned)
+	sp := cfg.Spans()
+	fmt.Fprintf(std.out, "dry run, nothing measured: %d weights × %d buckets (M = %d…%d) on %d× %s: %d gate runs, %d timings, %d candidates pruned by the model.\n",
+		len(cfg.Weights), len(sp), max(cfg.MinM, 1), cfg.MaxM, len(mms), res.Device.Name, checks, timings, pruned)
 	fmt.Fprint(std.out, "Predicted seconds per bucket (all devices):")
 	for _, s := range sp {
 		fmt.Fprintf(std.out, " [%d,%d] %.0f", s.Lo, s.Hi, bySpan[s])

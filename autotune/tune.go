@@ -105,7 +105,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			}
 			match := tableMatch(t, cfg, res.Device, ms)
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
-				f.out, len(res.Entries), len(cfg.Weights), len(tuning.Spans(cfg.MaxM)), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
+				f.out, len(res.Entries), len(cfg.Weights), len(cfg.Spans()), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
 			if f.report == "" {
 				return 0
 			}

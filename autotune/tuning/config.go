@@ -19,9 +19,15 @@ import (
 
 // Config says what a tuning run measures and how.
 type Config struct {
-	Catalog    *kernels.Catalog
-	Weights    []Weight
-	MaxM       int     // last bucket edge, a power of two
+	Catalog *kernels.Catalog
+	Weights []Weight
+	MaxM    int // last bucket edge, a power of two
+	// MinM is the first bucket tuned: 1 (0 too), or a bucket's low edge
+	// 2^j + 1 up to MaxM. Above 1 the run retunes buckets MinM…MaxM alone:
+	// each tuned entry keeps the base table's buckets outside that range
+	// (its exact entry's, else the default's), which must have the
+	// geometric edges.
+	MinM       int
 	Splits     []int   // split-K factors tried
 	Workspace  int64   // largest split-K workspace a candidate may need, bytes (an engine's Options.WorkspaceBytes)
 	Prune      float64 // skip candidates the model puts above Prune× the best estimate at every sample M (0: time all)
@@ -46,7 +52,7 @@ type Config struct {
 // DefaultConfig is the configuration autotune tunes with, for weights over
 // the kernels of cat.
 func DefaultConfig(cat *kernels.Catalog, weights []Weight) Config {
-	return Config{Catalog: cat, Weights: weights, MaxM: 8192, Splits: []int{1, 2, 4, 8}, Workspace: dispatch.DefaultWorkspaceBytes,
+	return Config{Catalog: cat, Weights: weights, MinM: 1, MaxM: 8192, Splits: []int{1, 2, 4, 8}, Workspace: dispatch.DefaultWorkspaceBytes,
 		Prune: 4, ScreenReps: 3, Reps: 20, EventCalls: 50, Keep: 1.3, Tie: 0.02, Noise: 0.05, VendorAlgorithms: DefaultVendorAlgorithms}
 }
 
@@ -92,6 +98,7 @@ func (c *Config) Validate() error {
 		{c.Catalog == nil, "Catalog", nil, "a catalog: the kernels to tune"},
 		{len(c.Weights) == 0, "Weights", 0, "at least one weight"},
 		{c.MaxM < 1 || c.MaxM > MaxDim || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two up to 2^31 (the last bucket edge)"},
+		{c.MinM < 0 || c.MinM > 1 && (c.MinM > c.MaxM || (c.MinM-1)&(c.MinM-2) != 0), "MinM", c.MinM, "1, or a bucket's low edge 2^j + 1 up to MaxM (such as 17)"},
 		{len(c.Splits) == 0 || len(c.Splits) > maxSplitK || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 || s > maxSplitK }) || repeats(c.Splits),
 			"Splits", c.Splits, "positive split-K factors up to 1024, each once, such as 1,2,4,8"},
 		{c.Workspace < 0, "Workspace", c.Workspace, "≥ 0 bytes"},
@@ -113,3 +120,14 @@ func (c *Config) Validate() error {
 
 // in reports whether x is a number in [lo, hi] (NaN is not).
 func in(x, lo, hi float64) bool { return x >= lo && x <= hi && !math.IsNaN(x) }
+
+// Spans are the buckets the run tunes: Spans(MaxM) from MinM on.
+func (c *Config) Spans() []Span {
+	sp := Spans(c.MaxM)
+	for i, s := range sp {
+		if s.Lo >= c.MinM {
+			return sp[i:]
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package tuning
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -60,4 +61,47 @@ func Heuristic(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Ent
 		out[i] = e
 	}
 	return out
+}
+
+// keepOutside returns entries with, when minM > 1, each entry's buckets
+// outside minM…maxM taken from base (the entry of its key, else the
+// default for its arch and types): a run that retuned those buckets alone
+// leaves the others as they were. The base's buckets must have the edges
+// of the tuned ones (the geometric scheme).
+func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int) ([]dispatch.Entry, error) {
+	if minM <= 1 {
+		return entries, nil
+	}
+	out := make([]dispatch.Entry, len(entries))
+	for i, e := range entries {
+		exact, def := base.Find(e.Arch, e.Types, e.N, e.K)
+		from := cmp.Or(exact, def)
+		if from == nil {
+			return nil, fmt.Errorf("tuning: %s: the base table has no entry for its buckets outside M = %d…%d: tune every bucket (MinM 1)", e.Key(), minM, maxM)
+		}
+		var bs []dispatch.Bucket
+		for _, b := range from.Buckets {
+			if b.MaxM != 0 && b.MaxM < minM {
+				bs = append(bs, b)
+			}
+		}
+		for _, b := range e.Buckets {
+			if b.MinM >= minM && b.MaxM != 0 && b.MaxM <= maxM {
+				bs = append(bs, b)
+			}
+		}
+		for _, b := range from.Buckets {
+			if b.MinM > maxM {
+				bs = append(bs, b)
+			}
+		}
+		for j := 0; j < len(bs); j++ {
+			if j == 0 && bs[0].MinM != 1 || j > 0 && bs[j].MinM != bs[j-1].MaxM+1 || j == len(bs)-1 && bs[j].MaxM != 0 {
+				return nil, fmt.Errorf("tuning: %s: the base table's buckets (from %s) do not meet the tuned M = %d…%d at their edges: tune every bucket (MinM 1)", e.Key(), from.Key(), minM, maxM)
+			}
+		}
+		e.Buckets = bs
+		out[i] = e
+	}
+	return out, nil
 }

@@ -82,6 +82,12 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 	if r.Entries, r.Choices, err = buildEntries(samples(dev.Arch, spans), base, cfg.MaxM, cfg.Catalog); err != nil {
 		return nil, err
 	}
+	if r.Entries, err = keepOutside(r.Entries, base, cfg.MinM, cfg.MaxM); err != nil {
+		return nil, err
+	}
+	if cfg.MinM > 1 { // the choices the run made, not the buckets it kept
+		r.Choices = slices.DeleteFunc(r.Choices, func(c Choice) bool { return c.Bucket.MinM < cfg.MinM || c.Bucket.MaxM == 0 })
+	}
 	exact := &dispatch.Table{Entries: r.Entries}
 	err = runUnits(ms, len(spans), func() {}, func(m Measurer, i int) error { return cfg.eventColumn(m, spans[i], exact) })
 	return r, err
@@ -96,7 +102,7 @@ func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, error) {
 		sp Span
 	}
 	var units []unit
-	sp := Spans(cfg.MaxM)
+	sp := cfg.Spans()
 	for i := len(sp) - 1; i >= 0; i-- {
 		for _, w := range cfg.Weights {
 			units = append(units, unit{w, sp[i]})

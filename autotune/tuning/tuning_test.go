@@ -218,6 +218,48 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	assert.Equal(t, "Keep", ce.Field)
 }
 
+// With MinM above 1 a run tunes buckets MinM…MaxM alone: each entry keeps
+// the base table's buckets below and above them (the exact entry's, else the
+// default's), the choices list the tuned buckets only, and a base whose
+// edges do not meet the tuned ones is refused.
+func TestTuneMRange(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MinM, cfg.MaxM = 17, 512
+	bf16 := dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}
+	kept := func(n, k int) dispatch.Entry {
+		e := dispatch.Entry{Arch: dispatch.SM90, Types: bf16, Layout: "tn", N: n, K: k}
+		for _, b := range dispatch.GeometricBuckets(8192) {
+			b.Kernel, b.SplitK = "t90_any", 1
+			e.Buckets = append(e.Buckets, b)
+		}
+		return e
+	}
+	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{kept(0, 0), kept(6144, 4096)}}
+	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, base)
+	require.NoError(t, err)
+	assert.Len(t, res.Spans, 5, "[17, 32] … [257, 512]")
+	require.Len(t, res.Entries, 2, "qkv and the default")
+	for _, e := range res.Entries {
+		want := kept(e.N, e.K)
+		require.Len(t, e.Buckets, len(want.Buckets), e.Key())
+		for i, b := range e.Buckets {
+			if b.MinM >= 17 && b.MaxM != 0 && b.MaxM <= 512 {
+				assert.NotEmpty(t, b.TimesUS, "%s %s: tuned", e.Key(), b.String())
+				assert.Equal(t, want.Buckets[i].MinM, b.MinM)
+				continue
+			}
+			assert.Equal(t, want.Buckets[i], b, "%s %s: the base's", e.Key(), b.String())
+		}
+	}
+	for _, c := range res.Choices {
+		assert.True(t, c.Bucket.MinM >= 17 && c.Bucket.MaxM != 0 && c.Bucket.MaxM <= 512, "%s %s: a choice outside the range", c.Key, c.Bucket.String())
+	}
+	odd := base.Clone()
+	odd.Entries[1].Buckets = []dispatch.Bucket{{MinM: 1, Kernel: "t90_any", SplitK: 1}}
+	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, odd)
+	assert.ErrorContains(t, err, "do not meet the tuned M = 17…512")
+}
+
 func TestConfigValidate(t *testing.T) {
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
@@ -227,6 +269,9 @@ func TestConfigValidate(t *testing.T) {
 		"Catalog": func(c *tuning.Config) { c.Catalog = nil },
 		"Weights": func(c *tuning.Config) { c.Weights = nil },
 		"MaxM":    func(c *tuning.Config) { c.MaxM = 1000 },
+		"MinM":    func(c *tuning.Config) { c.MinM = 20 },
+		"MinM ":   func(c *tuning.Config) { c.MinM = 16385 }, // above MaxM
+		"MinM  ":  func(c *tuning.Config) { c.MinM = -1 },
 		"Splits":  func(c *tuning.Config) { c.Splits = []int{0} },
 		"Splits ": func(c *tuning.Config) { c.Splits = []int{1, 2, 1} }, // each candidate was measured once per repeat
 		"Keep":    func(c *tuning.Config) { c.Keep = 0.5 },
