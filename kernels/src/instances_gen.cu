@@ -463,6 +463,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -560,6 +566,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, true, 1>(p); }

@@ -201,6 +201,14 @@ func e4m3Instances() []instance {
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
 				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, sk: true}})
 		}
+		// The mid-M tiles of one block per SM that the 16-bit kernels measured
+		// best at M = 33…256 (docs/perf/2026-12-02-h200-b), in e4m3
+		// (experimental, not yet run): 64 tokens × 96 weight rows with one
+		// consumer, 128 × 96.
+		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
+			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
+				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true}})
+		}
 		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, b128: true})
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
