@@ -256,7 +256,7 @@ func (e *Engine) Launch(pl Plan, p *Problem, s Stream) error {
 	}
 	if pl.Vendor != nil {
 		if why := pl.vendorRecheck(p, e.planner.lim); why != "" {
-			return fmt.Errorf("%w: cuBLASLt %s's algorithm: %s", ErrNoKernel, vendorVersion(pl.Vendor.Version), why)
+			return fmt.Errorf("%w: cuBLASLt %s's algorithm: %s", ErrNoKernel, VendorVersion(pl.Vendor.Version), why)
 		}
 		return e.launch(pl, p, s)
 	}

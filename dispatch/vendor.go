@@ -96,10 +96,6 @@ func (v Vendor) id() string {
 // "12.8.4".
 func VendorVersion(v int) string { return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) }
 
-// vendorVersion is VendorVersion under the name the engine's launch
-// errors (engine_cuda.go) call it by.
-func vendorVersion(v int) string { return VendorVersion(v) }
-
 // verdict is a planner's judgement of a bucket routed to cuBLASLt: why it
 // is passed over for every problem ("" when it may route some), and how
 // KernelMatch counts it.
