@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 
@@ -27,7 +28,15 @@ per-call events after an L2 flush, and the host cost of GEMM beside a bare
 Launch. With -peer (peer_cublas.py's output) cuBLAS's time stands beside
 ours: torch.mm's for 16-bit shapes, torch._scaled_mm's of the same scaling
 (the shapes CSV's scaling column, tensor when empty) for e4m3 shapes. It
-needs a GPU (device 0).`,
+needs a GPU (device 0).
+
+Two columns of ours: the router (the engine as opened by default, every
+candidate the table names, cuBLASLt included where a bucket routes to it)
+and our kernels alone (an engine opened with NoVendor: the same table, a
+bucket routed to cuBLASLt passed over to the next level), checked and
+timed by graph replay too; the CSV's kernels_only_* columns. Where the
+router's plan is ours the two are one plan, timed once. A line shows our
+kernels alone where they differ from the router.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
 		outPath := fs.String("csv", "", "write results here")
@@ -70,13 +79,15 @@ needs a GPU (device 0).`,
 				return std.fail(err)
 			}
 			defer h.Close()
+			kernelsOnly := &kernelsOnlyEngine{opts: opts, h: h}
+			defer kernelsOnly.Close()
 			dev := h.Engine.Device()
 			c := roof.of(dev)
 			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s (e4m3 %.0f)\n",
 				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, c.ReadBW/1e12, c.Peak/1e12, c.Rate(dispatch.E4M3)/1e12)
 			var rows []report.BenchRow
 			for _, s := range shapes {
-				r, err := benchShape(h, s, *reps)
+				r, err := benchShape(h, kernelsOnly, s, *reps)
 				if err != nil {
 					return std.fail(fmt.Errorf("bench: %s M=%d N=%d K=%d: %w", s.Name, s.M, s.N, s.K, err))
 				}
@@ -95,8 +106,11 @@ needs a GPU (device 0).`,
 }
 
 // benchShape checks the engine's route for s against the CPU reference,
-// then times it by graph replay, per-call events, and on the host.
-func benchShape(h *gpuharness.Harness, s tuning.Shape, reps int) (report.BenchRow, error) {
+// then times it by graph replay, per-call events, and on the host; and
+// fills the kernels-only columns (setKernelsOnly): where the router's plan
+// is cuBLASLt's, kernelsOnly's route is checked and timed by graph replay
+// on the same buffers.
+func benchShape(h *gpuharness.Harness, kernelsOnly *kernelsOnlyEngine, s tuning.Shape, reps int) (report.BenchRow, error) {
 	r := report.BenchRow{Shape: s}
 	chk, err := h.Checked(s)
 	if err != nil {
@@ -131,6 +145,59 @@ func benchShape(h *gpuharness.Harness, s tuning.Shape, reps int) (report.BenchRo
 	if r.HostGEMM, err = h.HostTime(func(i int) error { return gemm(&probs[i%len(probs)]) }); err != nil {
 		return r, err
 	}
-	r.HostLaunch, err = h.HostTime(func(i int) error { return h.Engine.Launch(pl, &probs[i%len(probs)], st) })
+	if r.HostLaunch, err = h.HostTime(func(i int) error { return h.Engine.Launch(pl, &probs[i%len(probs)], st) }); err != nil {
+		return r, err
+	}
+	err = setKernelsOnly(&r, pl, func() (dispatch.Plan, tuning.Timing, error) {
+		e, err := kernelsOnly.engine()
+		if err != nil {
+			return dispatch.Plan{}, tuning.Timing{}, err
+		}
+		if err := chk.Check(h.Stream, e.GEMM); err != nil {
+			return dispatch.Plan{}, tuning.Timing{}, err
+		}
+		kpl, err := e.Plan(&probs[0])
+		if err != nil {
+			return dispatch.Plan{}, tuning.Timing{}, err
+		}
+		g, err := h.GraphTime(probs, reps, func(p *dispatch.Problem) error { return e.GEMM(p, st) })
+		return kpl, g, err
+	})
 	return r, err
+}
+
+// kernelsOnlyEngine is the engine of our kernels alone: the bench's
+// Options with NoVendor, on device 0, its split-K workspace reserved on the
+// harness's timing stream. It is opened on the first shape the router
+// sends to cuBLASLt, so a table that routes no bucket there opens none.
+type kernelsOnlyEngine struct {
+	opts dispatch.Options
+	h    *gpuharness.Harness
+	e    *dispatch.Engine
+}
+
+// engine returns the engine, opening it on the first call.
+func (k *kernelsOnlyEngine) engine() (*dispatch.Engine, error) {
+	if k.e != nil {
+		return k.e, nil
+	}
+	opts := k.opts
+	opts.NoVendor = true
+	e, err := dispatch.Open(0, opts)
+	if err != nil {
+		return nil, fmt.Errorf("opening it: %w", err)
+	}
+	if err := e.Reserve(dispatch.Stream(k.h.Stream), cmp.Or(opts.WorkspaceBytes, dispatch.DefaultWorkspaceBytes)); err != nil {
+		_ = e.Close()
+		return nil, fmt.Errorf("reserving its split-K workspace on the timing stream: %w", err)
+	}
+	k.e = e
+	return e, nil
+}
+
+// Close closes the engine if it was opened.
+func (k *kernelsOnlyEngine) Close() {
+	if k.e != nil {
+		_ = k.e.Close()
+	}
 }

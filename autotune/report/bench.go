@@ -63,8 +63,10 @@ func (c Ceilings) check() error {
 	return nil
 }
 
-// BenchRow is one timed GEMM: the engine's routed kernel, its graph-replay
-// and per-call event times, host costs, and cuBLAS's time where known.
+// BenchRow is one timed GEMM: the router's plan (an engine opened as
+// usual, every candidate its table names, cuBLASLt included), its
+// graph-replay and per-call event times, host costs, cuBLAS's time where
+// known, and the same GEMM through our kernels alone.
 type BenchRow struct {
 	tuning.Shape
 	Kernel               string
@@ -75,27 +77,77 @@ type BenchRow struct {
 	FloorUS              float64 // the roofline time (Ceilings.RooflineUS)
 	HostGEMM, HostLaunch float64 // µs per call on the host: GEMM, and Launch of a ready plan
 	PeerUS               float64 // cuBLAS graph time (0: none)
+	KernelsOnly          KernelsOnly
 }
 
-// SetPlan records in r what plan runs: its kernel's name, or for a plan
-// routed to cuBLASLt (no Kernel) the algorithm's one-word Vendor.Tag
-// ("cublaslt:12.8.4:1a2b3c4d"), as the kernel column; its split-K factor
-// and level.
-func (r *BenchRow) SetPlan(plan dispatch.Plan) {
-	r.Kernel = plan.KernelName()
+// KernelsOnly is a GEMM through our kernels alone: the plan of an engine
+// opened with dispatch.Options.NoVendor over the same table (a bucket
+// routed to cuBLASLt passed over to the next level), and its graph-replay
+// times. The zero value is "not measured" (a CSV written before bench
+// measured it, or a row no GPU ran).
+type KernelsOnly struct {
+	Kernel            string
+	SplitK            int
+	Level             string
+	GraphUS, GraphP90 float64 // per call by graph replay: median, p90
+}
+
+// planColumns are the kernel, split-K and level columns of plan: its
+// kernel's name, or for a plan routed to cuBLASLt (no Kernel) the
+// algorithm's one-word Vendor.Tag ("cublaslt:12.8.4:1a2b3c4d").
+func planColumns(plan dispatch.Plan) (kernel string, splitK int, level string) {
+	kernel = plan.KernelName()
 	if plan.Vendor != nil {
-		r.Kernel = plan.Vendor.Tag()
+		kernel = plan.Vendor.Tag()
 	}
-	r.SplitK, r.Level = plan.SplitK, plan.Level.String()
+	return kernel, plan.SplitK, plan.Level.String()
+}
+
+// SetPlan records in r what plan the router runs: its kernel's name, or
+// for a plan routed to cuBLASLt the algorithm's one-word Vendor.Tag, as the
+// kernel column; its split-K factor and level.
+func (r *BenchRow) SetPlan(plan dispatch.Plan) {
+	r.Kernel, r.SplitK, r.Level = planColumns(plan)
+}
+
+// Set records in k what plan our kernels alone run (a plan of an engine
+// opened with dispatch.Options.NoVendor) and its graph-replay timing.
+func (k *KernelsOnly) Set(plan dispatch.Plan, graph tuning.Timing) {
+	k.Kernel, k.SplitK, k.Level = planColumns(plan)
+	k.GraphUS, k.GraphP90 = graph.Median, graph.P90
+}
+
+// Router is what r's router columns say of the plan and its graph-replay
+// times, as a KernelsOnly: the kernels-only columns of a GEMM the router
+// plans as our kernels alone do.
+func (r BenchRow) Router() KernelsOnly {
+	return KernelsOnly{Kernel: r.Kernel, SplitK: r.SplitK, Level: r.Level, GraphUS: r.GraphUS, GraphP90: r.GraphP90}
+}
+
+// KernelsOnlyDiffers reports whether r's kernels-only columns are measured
+// and say something other than the router's: another plan (the router's
+// went to cuBLASLt) or another time.
+func (r BenchRow) KernelsOnlyDiffers() bool {
+	return r.KernelsOnly != KernelsOnly{} && r.KernelsOnly != r.Router()
 }
 
 // RooflinePct is the share of the roofline the GEMM reached, %.
 func (r BenchRow) RooflinePct() float64 { return 100 * r.FloorUS / r.GraphUS }
 
-// Ratio is cuBLAS's time over ours (above 1: gemmroute is faster; 0: no peer).
+// Ratio is cuBLAS's time over the router's (above 1: gemmroute is faster;
+// 0: no peer).
 func (r BenchRow) Ratio() float64 {
 	if r.PeerUS > 0 {
 		return r.PeerUS / r.GraphUS
+	}
+	return 0
+}
+
+// KernelsOnlyRatio is cuBLAS's time over our kernels alone's (0: no peer,
+// or the kernels-only columns not measured).
+func (r BenchRow) KernelsOnlyRatio() float64 {
+	if r.PeerUS > 0 && r.KernelsOnly.GraphUS > 0 {
+		return r.PeerUS / r.KernelsOnly.GraphUS
 	}
 	return 0
 }
@@ -117,11 +169,22 @@ func (r BenchRow) Line() string {
 	if r.PeerUS > 0 {
 		s += fmt.Sprintf("  cuBLAS=%.2fus ×%.2f", r.PeerUS, r.Ratio())
 	}
+	if r.KernelsOnlyDiffers() {
+		k := r.KernelsOnly
+		s += fmt.Sprintf("  | kernels only: graph=%.2fus p90=%.2f %s split=%d (%s)", k.GraphUS, k.GraphP90, k.Kernel, k.SplitK, k.Level)
+		if x := r.KernelsOnlyRatio(); x > 0 {
+			s += fmt.Sprintf(" ×%.2f", x)
+		}
+	}
 	return s
 }
 
+// benchColumns are bench.csv's columns: the router's (kernel through
+// speedup_vs_cublas, the columns every reader of older files knows), then
+// our kernels alone's (kernels_only_*, empty where not measured).
 var benchColumns = []string{"name", "M", "N", "K", "dtype", "scaling", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
-	"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas"}
+	"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas",
+	"kernels_only_kernel", "kernels_only_split_k", "kernels_only_level", "kernels_only_graph_us", "kernels_only_graph_p90_us", "kernels_only_speedup_vs_cublas"}
 
 // WriteBench writes rows as bench.csv (atomically).
 func WriteBench(path string, rows []BenchRow) error {
@@ -133,11 +196,27 @@ func WriteBench(path string, rows []BenchRow) error {
 		if r.PeerUS > 0 {
 			speed = ff(r.Ratio())
 		}
-		b.row(r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.Types.In.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
-			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3),
-			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed)
+		tflops, gbps := ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3)
+		fields := []string{r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.Types.In.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
+			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), tflops, gbps,
+			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed}
+		b.row(append(fields, kernelsOnlyColumns(r)...)...)
 	}
 	return fileio.WriteAtomic(path, b.bytes())
+}
+
+// kernelsOnlyColumns are r's kernels_only_* fields: empty where not
+// measured, the speedup empty without a peer.
+func kernelsOnlyColumns(r BenchRow) []string {
+	k := r.KernelsOnly
+	if k == (KernelsOnly{}) {
+		return make([]string, 6)
+	}
+	speed := ""
+	if x := r.KernelsOnlyRatio(); x > 0 {
+		speed = ff(x)
+	}
+	return []string{k.Kernel, itoa(k.SplitK), k.Level, ff(k.GraphUS), ff(k.GraphP90), speed}
 }
 
 // scalingColumn is the scaling column of a shape: its mode for e4m3, empty
@@ -150,7 +229,9 @@ func scalingColumn(s tuning.Shape) string {
 }
 
 // ReadBench reads a bench.csv (a missing or empty dtype is bf16, scaling
-// tensor).
+// tensor). The kernels_only_* columns are optional (files written before
+// bench measured our kernels alone have none): where absent or their
+// kernel is empty, a row's KernelsOnly is zero.
 func ReadBench(path string) ([]BenchRow, error) {
 	f, err := fileio.ReadCSV(path, "name", "M", "N", "K", "kernel", "split_k", "graph_us", "graph_p90_us", "events_us", "floor_us", "cublas_graph_us")
 	if err != nil {
@@ -162,6 +243,10 @@ func ReadBench(path string) ([]BenchRow, error) {
 			Kernel: r.Raw("kernel"), SplitK: r.IntIn("split_k", 1, maxSplitK), Level: r.Str("level"),
 			GraphUS: timeUS(r, "graph_us", false), GraphP90: timeUS(r, "graph_p90_us", true), EventsUS: timeUS(r, "events_us", true),
 			FloorUS: timeUS(r, "floor_us", true), PeerUS: timeUS(r, "cublas_graph_us", true)}
+		if k := r.Raw("kernels_only_kernel"); k != "" {
+			x.KernelsOnly = KernelsOnly{Kernel: k, SplitK: r.IntIn("kernels_only_split_k", 1, maxSplitK), Level: r.Str("kernels_only_level"),
+				GraphUS: timeUS(r, "kernels_only_graph_us", false), GraphP90: timeUS(r, "kernels_only_graph_p90_us", true)}
+		}
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
