@@ -36,7 +36,8 @@ and our kernels alone (an engine opened with NoVendor: the same table, a
 bucket routed to cuBLASLt passed over to the next level), checked and
 timed by graph replay too; the CSV's kernels_only_* columns. Where the
 router's plan is ours the two are one plan, timed once. A line shows our
-kernels alone where they differ from the router.`,
+kernels alone where they differ from the router; the last line sums up
+both against cuBLAS.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
 		outPath := fs.String("csv", "", "write results here")
@@ -94,6 +95,9 @@ kernels alone where they differ from the router.`,
 				r.FloorUS, r.PeerUS = c.RooflineUS(s), peer.US(s)
 				rows = append(rows, r)
 				fmt.Fprintln(std.out, r.Line())
+			}
+			if sum := report.BenchSummary(rows); sum != "" {
+				fmt.Fprintln(std.out, sum)
 			}
 			if *outPath != "" {
 				if err := report.WriteBench(*outPath, rows); err != nil {

@@ -6,6 +6,8 @@ package report
 import (
 	"encoding/csv"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -177,6 +179,47 @@ func (r BenchRow) Line() string {
 		}
 	}
 	return s
+}
+
+// BenchSummary is the line bench prints after its rows: against cuBLAS,
+// the geometric mean and lowest of the router's ratios and of our kernels
+// alone's (where measured), and on how many of the shapes where our
+// kernels alone were measured the two differ. It is empty where there is
+// nothing to say (no peer, our kernels alone not measured).
+func BenchSummary(rows []BenchRow) string {
+	var parts []string
+	stat := func(who string, ratio func(BenchRow) float64) {
+		var logs []float64
+		for _, r := range rows {
+			if x := ratio(r); x > 0 {
+				logs = append(logs, math.Log(x))
+			}
+		}
+		if len(logs) > 0 {
+			parts = append(parts, fmt.Sprintf("%s ×%.3f, lowest ×%.2f on %d shapes", who, math.Exp(mean(logs)), math.Exp(slices.Min(logs)), len(logs)))
+		}
+	}
+	stat("router", BenchRow.Ratio)
+	stat("our kernels alone", BenchRow.KernelsOnlyRatio)
+	if len(parts) > 0 {
+		parts[0] = "against cuBLAS (geometric mean; above 1: gemmroute is faster): " + parts[0]
+	}
+	measured, differ := 0, 0
+	for _, r := range rows {
+		if r.KernelsOnly != (KernelsOnly{}) {
+			measured++
+		}
+		if r.KernelsOnlyDiffers() {
+			differ++
+		}
+	}
+	if measured > 0 {
+		parts = append(parts, fmt.Sprintf("the router and our kernels alone differ on %d of %d shapes", differ, measured))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "# " + strings.Join(parts, "; ")
 }
 
 // benchColumns are bench.csv's columns: the router's (kernel through

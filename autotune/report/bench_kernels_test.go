@@ -125,3 +125,21 @@ func TestKernelsOnlySet(t *testing.T) {
 	r.SetPlan(dispatch.Plan{Kernel: &kernels.KernelSpec{Name: "k"}, SplitK: 3, Level: dispatch.LevelHeuristic})
 	assert.Equal(t, KernelsOnly{Kernel: "k", SplitK: 3, Level: r.Level, GraphUS: 8, GraphP90: 9}, k)
 }
+
+// bench's last line: both columns against cuBLAS (each over the rows that
+// have its ratio) and how often they differ; nothing without a peer or
+// our kernels alone.
+func TestBenchSummary(t *testing.T) {
+	rows := kernelsOnlyRows()
+	assert.Equal(t, "# against cuBLAS (geometric mean; above 1: gemmroute is faster): router ×1.096, lowest ×1.05 on 3 shapes; "+
+		"our kernels alone ×0.990, lowest ×0.88 on 2 shapes; the router and our kernels alone differ on 2 of 3 shapes", BenchSummary(rows))
+	assert.Equal(t, "# against cuBLAS (geometric mean; above 1: gemmroute is faster): router ×1.120, lowest ×1.12 on 1 shapes; "+
+		"our kernels alone ×1.120, lowest ×1.12 on 1 shapes; the router and our kernels alone differ on 0 of 1 shapes", BenchSummary(rows[1:2]),
+		"one plan: the same numbers, said to be the same")
+	assert.Equal(t, "# the router and our kernels alone differ on 1 of 1 shapes", BenchSummary(rows[3:]))
+	old := rows[2]
+	assert.Equal(t, "# against cuBLAS (geometric mean; above 1: gemmroute is faster): router ×1.120, lowest ×1.12 on 1 shapes", BenchSummary([]BenchRow{old}))
+	old.PeerUS = 0
+	assert.Empty(t, BenchSummary([]BenchRow{old}))
+	assert.Empty(t, BenchSummary(nil))
+}
