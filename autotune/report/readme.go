@@ -375,7 +375,33 @@ func bf16Notes(rows, before []BenchRow) string {
 		"floor probes; default entries): %s %s, %s %s, %s %s.\n",
 		spread(oddSmall), spread(oddAbove), oddRoute(rows), spread(smallW), weights(rows, isHeldOut),
 		small.label, x(geo(rows, isHeldOut, small)), mid.label, x(geo(rows, isHeldOut, mid)), large.label, x(geo(rows, isHeldOut, large)))
+	b.WriteString(routerNote(rows))
 	return b.String()
+}
+
+// routerNote says whose figures these are: the router's, which are our
+// kernels' alone where the table routed no shape to cuBLASLt; else on how
+// many shapes it took cuBLASLt's algorithm, and our kernels' alone there
+// (the bench's kernels-only columns), against cuBLAS.
+func routerNote(rows []BenchRow) string {
+	var vendor, alone []float64
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Kernel, "cublaslt:") || r.PeerUS <= 0 {
+			continue
+		}
+		vendor = append(vendor, r.Ratio())
+		if r.KernelsOnly.GraphUS > 0 {
+			alone = append(alone, r.PeerUS/r.KernelsOnly.GraphUS)
+		}
+	}
+	if len(vendor) == 0 {
+		return "Every figure is our kernels' alone: the table routed no shape to cuBLASLt.\n"
+	}
+	out := fmt.Sprintf("The table routed %d of these shapes to cuBLASLt (×%s there)", len(vendor), spread(vendor))
+	if len(alone) > 0 {
+		out += fmt.Sprintf("; our kernels alone there: ×%s", spread(alone))
+	}
+	return out + ".\n"
 }
 
 // oddRoute says how the odd shape's calls above M = 16 ran: TMA cannot read

@@ -60,3 +60,12 @@ func TestReadmeNeedsEveryBlockOnce(t *testing.T) {
 	_, err = Readme(root, bytes.Replace(readme, []byte("<!-- end generated: padded -->\n"), nil, 1))
 	require.ErrorContains(t, err, "no line")
 }
+
+// The README says whose figures they are: our kernels' alone when no shape
+// went to cuBLASLt, else how many did and what our kernels alone ran there.
+func TestRouterNote(t *testing.T) {
+	ours := BenchRow{Kernel: "gemmroute_sm90_ws_wgmma_bf16_bf16_f32_tn_128x96x64_w12_s7_a16", GraphUS: 10, PeerUS: 12}
+	require.Equal(t, "Every figure is our kernels' alone: the table routed no shape to cuBLASLt.\n", routerNote([]BenchRow{ours}))
+	vendor := BenchRow{Kernel: "cublaslt:13.1.0:1a2b3c4d", GraphUS: 10, PeerUS: 11, KernelsOnly: KernelsOnly{Kernel: ours.Kernel, GraphUS: 22}}
+	require.Equal(t, "The table routed 1 of these shapes to cuBLASLt (×1.10 there); our kernels alone there: ×0.50.\n", routerNote([]BenchRow{ours, vendor}))
+}
