@@ -328,15 +328,15 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	}
 	cs := cuda.Stream(s)
 	k := pl.Kernel
-	chunks, rows := 1, p.M
+	chunks := 1
 	if k.Repack() {
-		chunks, rows = pl.pack.chunks(p.M), pl.pack.rows
+		chunks = pl.pack.chunks(p.M)
 	}
 	srcA, d, c := kp.PackA, kp.D, kp.C
 	for i := range chunks { // a chunked repack plan: rows r0… of A copied, then those rows of D computed
 		if chunks > 1 {
-			r0 := i * rows
-			kp.M = int64(min(rows, p.M-r0))
+			r0 := i * pl.pack.rows
+			kp.M = int64(min(pl.pack.rows, p.M-r0))
 			kp.PackA = srcA + uintptr(r0*p.LDA*p.Types.In.Size())
 			kp.D = d + uintptr(r0*p.LDC*p.Types.Out.Size())
 			if c != 0 {

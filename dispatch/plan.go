@@ -199,8 +199,9 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		Kernel: k, SplitK: s, kPerSplit: kps, Level: r.level,
 		problem: *orig, route: r, planner: planner, lim: lim, nLaunches: 1,
 	}
-	if k.Repack() { // the copies after the partials; chunked, each launch covers a chunk's rows
-		pl.pack = packPlan(orig, workspaceNeed(k, p, s, sms), lim.WorkspaceBytes, k.TileM)
+	pl.WorkspaceBytes = workspaceNeed(k, p, s, sms) // split-K or stream-K partials
+	if k.Repack() {                                 // the copies after the partials; chunked, each launch covers a chunk's rows
+		pl.pack = packPlan(orig, pl.WorkspaceBytes, lim.WorkspaceBytes, k.TileM)
 		p.M = pl.pack.rows
 	}
 	main := launch{fn: fnMain,
@@ -211,17 +212,18 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
 	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles, or of N tiles)
-		c := max(k.Cluster, 1)
-		groups := int64(ceilDiv(int(main.grid[1]), c)) * int64(main.grid[0]) * int64(main.grid[2])
+		c, mt, nt := max(k.Cluster, 1), int(main.grid[1]), int(main.grid[0])
 		if k.ClusterAlongN {
-			groups = int64(main.grid[1]) * int64(ceilDiv(int(main.grid[0]), c)) * int64(main.grid[2])
+			nt = ceilDiv(nt, c)
+		} else {
+			mt = ceilDiv(mt, c)
 		}
+		groups := int64(mt) * int64(nt) * int64(main.grid[2])
 		main.grid = [3]uint32{uint32(int64(c) * min(groups, int64(max(sms/c, 1)))), 1, 1}
 	}
 	main.name, main.smemBytes = fnMain.of(k)
 	pl.launches[0] = main
-	pl.WorkspaceBytes = workspaceNeed(k, p, s, sms) // split-K or stream-K partials
-	if s > 1 {                                      // fp32 partials in the workspace, summed in a fixed order by the reduce
+	if s > 1 { // fp32 partials in the workspace, summed in a fixed order by the reduce
 		red := launch{fn: fnReduce, grid: gridStride(p.M*p.N, sms), block: [3]uint32{reduceThreads, 1, 1}}
 		red.name, red.smemBytes = fnReduce.of(k)
 		pl.launches[1] = red
