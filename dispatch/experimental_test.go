@@ -220,6 +220,11 @@ func TestRepackPlan(t *testing.T) {
 	_, err = pl.PlanKernel(&big, name, 2)
 	require.ErrorIs(t, err, ErrNoKernel, "split-K partials beside the copies: not chunked, over the cap")
 	assert.Contains(t, err.Error(), "the operand copies need")
+	onlyA := PlaceholderProblem(8192, 768, 5120, Types{In: BF16, Out: BF16}) // B suits TMA: only A copied, in chunks that fill the workspace
+	onlyA.A += 2
+	pkA := packPlan(&onlyA, 0, DefaultWorkspaceBytes, 128)
+	assert.Equal(t, packing{a: true, k: 5120, rows: DefaultWorkspaceBytes / (5120 * 2) / 128 * 128}, pkA)
+	assert.LessOrEqual(t, packEnd(&onlyA, pkA), int64(DefaultWorkspaceBytes))
 	unchunked := packPlan(&big, 0, 0, 128)
 	assert.Equal(t, 8192, unchunked.rows, "no limit: one chunk")
 }

@@ -272,9 +272,9 @@ func packPlan(p *Problem, used, limit int64, tileM int) packing {
 		return pk
 	}
 	rowBytes := int64(pk.k) * 2
-	room := limit - roundUp(mulSat(int64(p.N), rowBytes), 256)
-	if pk.b {
-		room -= 256 // B's copy starts on a 256-byte boundary after A's
+	room := limit
+	if pk.b { // B's copy, on a 256-byte boundary after A's
+		room -= roundUp(mulSat(int64(p.N), rowBytes), 256) + 256
 	}
 	rows := int(min(room/rowBytes, int64(p.M))) / tileM * tileM
 	if rows < tileM || ceilDiv(p.M, rows) > maxChunks {
