@@ -581,7 +581,7 @@ func (a wsWGMMAArgs) nacc() int {
 }
 func (a wsWGMMAArgs) values() []any {
 	mc := 1
-	if a.mc2 {
+	if a.mc2 || a.mc2n {
 		mc = 2
 	}
 	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
@@ -589,7 +589,6 @@ func (a wsWGMMAArgs) values() []any {
 	case a.sk:
 		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
 	case a.mc2n:
-		v[len(v)-1] = 2
 		v = append(v, "gr::ws_schedule_n")
 	}
 	return v

@@ -122,8 +122,10 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true})
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true, sk: true})
 		}
-		// Mid-M tiles that give about one block per SM (experimental, not yet
-		// run): at M = 128…256 on the H200 each block ingests its operands at
+		// Mid-M tiles that give about one block per SM (experimental: they
+		// passed kbench check, memcheck and the awkward table on the H200,
+		// docs/perf/2026-12-02-h200-b calls 2–3, and run only where a measured
+		// table entry names them): at M = 128…256 on the H200 each block ingests its operands at
 		// 70–95 GB/s whatever the tile (docs/perf/2026-12-02-h200-b, call 1:
 		// ncu of cuBLAS's nvjet 96x64 and 96x128 tiles and of ours), so the
 		// time is the largest block's bytes; cuBLAS picks 96- and 64-wide
@@ -135,14 +137,16 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1})
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
 		}
-		// 32 tokens × 64 weight rows (swap), as cuBLAS's 64x32 at M = 17…64:
-		// twice the blocks of 32 × 128 (96 at N = 6144), and with stream-K
-		// 128 at N = 4096; 16 × 64 with stream-K likewise (experimental).
 		// The 64-token tiles in clusters of two along N that share the token
-		// tile, as cuBLAS's 96x64 1×2 at qkv M = 128 (experimental).
+		// tile, as cuBLAS's 96x64 1×2 at qkv M = 128 (experimental, not yet
+		// run).
 		for _, c := range [][3]int{{64, 96, 10}, {64, 64, 12}, {128, 96, 7}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2n: true})
 		}
+		// 32 tokens × 64 weight rows (swap), as cuBLAS's 64x32 at M = 17…64:
+		// twice the blocks of 32 × 128 (96 at N = 6144), and with stream-K
+		// 128 at N = 4096; 16 × 64 with stream-K likewise (experimental, as
+		// the mid-M tiles above).
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true})
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
 		experimental(wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
