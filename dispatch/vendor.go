@@ -256,10 +256,14 @@ func (v *Vendor) bytes() [VendorAlgoBytes]byte {
 	return a
 }
 
+// VendorTypes reports whether the engine hands cuBLASLt problems of types
+// t: bf16 or f16 in and out.
+func VendorTypes(t Types) bool { return t.In == t.Out && (t.In == BF16 || t.In == F16) }
+
 // vendorTakes says why the engine does not hand p to cuBLASLt, or "".
 func vendorTakes(p *Problem) string {
 	switch t := p.Types; {
-	case t.In != t.Out || t.In != BF16 && t.In != F16:
+	case !VendorTypes(t):
 		return fmt.Sprintf("the engine launches cuBLASLt for bf16 and f16 only, the problem is %s", t)
 	case p.Bias != 0:
 		return "the engine launches cuBLASLt without a bias, and the problem has one"

@@ -62,12 +62,6 @@ func (cfg *Config) VendorUse(ms []Measurer) (n int, note string) {
 		dispatch.VendorVersion(version), cfg.VendorAlgorithms)
 }
 
-// vendorTypes reports whether the engine hands cuBLASLt problems of types t
-// (bf16 or f16 in and out).
-func vendorTypes(t dispatch.Types) bool {
-	return t.In == t.Out && (t.In == dispatch.BF16 || t.In == dispatch.F16)
-}
-
 // vendorCandidates lists up to cfg.VendorAlgorithms of cuBLASLt's
 // algorithms as candidates for w over sp, when ms measures them and w's
 // types are 16-bit (else none): the heuristic is asked at each sample M,
@@ -76,7 +70,7 @@ func vendorTypes(t dispatch.Types) bool {
 // every M the span runs (gate, sample and probe Ms) are kept.
 func (cfg *Config) vendorCandidates(ms Measurer, w Weight, sp Span) ([]Candidate, error) {
 	vm, ok := ms.(VendorMeasurer)
-	if !ok || cfg.VendorAlgorithms == 0 || !vendorTypes(w.Types) {
+	if !ok || cfg.VendorAlgorithms == 0 || !dispatch.VendorTypes(w.Types) {
 		return nil, nil
 	}
 	var lists [][]Candidate
@@ -87,10 +81,7 @@ func (cfg *Config) vendorCandidates(ms Measurer, w Weight, sp Span) ([]Candidate
 		}
 		lists = append(lists, cs)
 	}
-	runs := append(sp.GateMs(), sp.SampleMs()...)
-	if pm := sp.ProbeM(); pm > 0 {
-		runs = append(runs, pm)
-	}
+	runs := append(sp.GateMs(), sp.TimedMs()...)
 	slices.Sort(runs)
 	runs = slices.Compact(runs)
 	var out []Candidate
