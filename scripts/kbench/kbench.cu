@@ -449,6 +449,47 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
   return 0;
 }
 
+// prof launches one configuration three times (bf16, weights NxK, M tokens), for a
+// profiler to pick the third launch: "cublas", or the first instance whose name
+// contains the given text, at a split-K factor, on a persistent grid or not.
+static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bool persistent) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const Inst *in = nullptr;
+  for (auto &i : insts)
+    if (!i.f16 && strstr(i.name, name)) {
+      in = &i;
+      break;
+    }
+  if (!in && strcmp(name, "cublas") != 0) {
+    fprintf(stderr, "prof: no bf16 instance named like %s\n", name);
+    return 2;
+  }
+  if (!in) load_cublas(s);
+  bf16 *a, *b, *d;
+  float *ws;
+  CK(cudaMalloc(&a, m * k * 2));
+  CK(cudaMalloc(&b, n * k * 2));
+  CK(cudaMalloc(&d, m * n * 2));
+  CK(cudaMalloc(&ws, (size_t)split * m * n * 4 + SK_PARTIAL_BYTES(sms)));
+  fill<bf16><<<2048, 256>>>(a, m, k, k, (uint32_t)rand());
+  fill<bf16><<<2048, 256>>>(b, n, k, k, (uint32_t)rand());
+  gr_gemm_params p{};
+  p.a = a, p.b = b, p.d = d, p.workspace = ws, p.m = m, p.n = n, p.k = k, p.lda = k, p.ldb = k, p.ldc = n;
+  p.alpha = 1.f, p.beta = 0.f, p.split_k = 1, p.k_per_split = k;
+  if (in) prepare(p, *in, split);
+  for (int i = 0; i < 3; ++i) {
+    if (in)
+      launch(p, *in, persistent, s);
+    else
+      cublas_gemm(p, false);
+  }
+  CK(cudaStreamSynchronize(s));
+  printf("prof %s M=%lld N=%lld K=%lld split=%d persistent=%d: 3 launches\n", in ? in->name : "cublas", (long long)m,
+         (long long)n, (long long)k, split, (int)persistent);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
   srand((unsigned)std::chrono::steady_clock::now().time_since_epoch().count());
@@ -500,6 +541,11 @@ int main(int argc, char **argv) {
     }
     return time_shapes(wts, ms, mode == "timeall");
   }
-  fprintf(stderr, "usage: kbench check|memcheck|time|timeall [M,M,...|all [instance,substrings [NxK,NxK,...]]]\n");
+  if (mode == "prof" && argc > 4) {  // prof M name NxK [split [pers]]
+    const int64_t n = atoll(argv[4]), k = atoll(strchr(argv[4], 'x') + 1);
+    return prof(atoll(argv[2]), argv[3], n, k, argc > 5 ? atoi(argv[5]) : 1, argc > 6 && strcmp(argv[6], "pers") == 0);
+  }
+  fprintf(stderr, "usage: kbench check|memcheck|time|timeall [M,M,...|all [instance,substrings [NxK,NxK,...]]]\n"
+                  "       kbench prof M cublas|instance NxK [split [pers]]\n");
   return 2;
 }
