@@ -158,6 +158,18 @@ static int gr_lt_desc_set_i32(const gr_lt *lt, uintptr_t d, int attr, int32_t v)
   return lt->desc_set((void *)d, attr, &v, sizeof v);
 }
 
+static int gr_lt_desc_set_i8(const gr_lt *lt, uintptr_t d, int attr, int8_t v) {
+  return lt->desc_set((void *)d, attr, &v, sizeof v);
+}
+
+// gr_lt_desc_clear_scales sets the descriptor's scale pointers (attributes
+// attr_sa and attr_sb) to NULL.
+static int gr_lt_desc_clear_scales(const gr_lt *lt, uintptr_t d, int attr_sa, int attr_sb) {
+  void *none = NULL;
+  int r = lt->desc_set((void *)d, attr_sa, &none, sizeof none);
+  return r != 0 ? r : lt->desc_set((void *)d, attr_sb, &none, sizeof none);
+}
+
 static int gr_lt_desc_del(const gr_lt *lt, uintptr_t d) { return lt->desc_destroy((void *)d); }
 
 static int gr_lt_layout_new(const gr_lt *lt, uintptr_t *l, int dtype, uint64_t rows, uint64_t cols, int64_t ld) {
@@ -207,28 +219,38 @@ static int gr_lt_heuristic_call(const gr_lt *lt, uintptr_t h, uintptr_t desc, ui
 }
 
 // gr_lt_rc is a matmul's result: the status of the first call that failed
-// (0: none) and which: 0-2 initialising the layouts of A, B, C/D, 3 the
-// matmul itself.
+// (0: none) and which: 0-2 initialising the layouts of A, B, C/D, 3-4
+// setting the scale pointers of A and B, 5 the matmul itself.
 typedef struct {
   int status, stage;
 } gr_lt_rc;
 
 // gr_lt_matmul_call initialises the layouts of A, B and C/D in place, on
-// this C stack (nothing is allocated), and calls cublasLtMatmul with host
-// alpha and beta, C and D sharing a layout.
+// this C stack (nothing is allocated), sets the descriptor's scale pointers
+// of A and B (attributes attr_sa and attr_sb) to sa and sb when scaled is
+// set (NULL for 0: a scale of 1), and calls cublasLtMatmul with host alpha
+// and beta, C and D sharing a layout.
 static gr_lt_rc gr_lt_matmul_call(const gr_lt *lt, uintptr_t h, uintptr_t desc, const gr_lt_algo *algo, int ta,
                                   uint64_t ra, uint64_t ca, int64_t lda, uintptr_t pa, int tb, uint64_t rb,
                                   uint64_t cb, int64_t ldb, uintptr_t pb, int tc, uint64_t rc, uint64_t cc,
                                   int64_t ldc, uintptr_t pc, uintptr_t pd, float alpha, float beta, uintptr_t ws,
-                                  size_t ws_bytes, uintptr_t stream) {
+                                  size_t ws_bytes, uintptr_t stream, int scaled, int attr_sa, uintptr_t sa,
+                                  int attr_sb, uintptr_t sb) {
   gr_lt_layout_mem la, lb, lcd;
   gr_lt_rc rc_ = {0, 0};
+  void *scale_a = (void *)sa, *scale_b = (void *)sb;
   if ((rc_.status = lt->layout_init(&la, sizeof la, ta, ra, ca, lda)) != 0) return rc_;
   rc_.stage = 1;
   if ((rc_.status = lt->layout_init(&lb, sizeof lb, tb, rb, cb, ldb)) != 0) return rc_;
   rc_.stage = 2;
   if ((rc_.status = lt->layout_init(&lcd, sizeof lcd, tc, rc, cc, ldc)) != 0) return rc_;
-  rc_.stage = 3;
+  if (scaled) {
+    rc_.stage = 3;
+    if ((rc_.status = lt->desc_set((void *)desc, attr_sa, &scale_a, sizeof scale_a)) != 0) return rc_;
+    rc_.stage = 4;
+    if ((rc_.status = lt->desc_set((void *)desc, attr_sb, &scale_b, sizeof scale_b)) != 0) return rc_;
+  }
+  rc_.stage = 5;
   rc_.status = lt->matmul((void *)h, (void *)desc, &alpha, (const void *)pa, &la, (const void *)pb, &lb, &beta,
                           (const void *)pc, &lcd, (void *)pd, &lcd, algo, (void *)ws, ws_bytes, (void *)stream);
   return rc_;

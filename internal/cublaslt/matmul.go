@@ -10,6 +10,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -23,9 +24,10 @@ type DataType int32
 
 // The element types the engine hands cuBLASLt.
 const (
-	R32F  DataType = 0  // CUDA_R_32F: float
-	R16F  DataType = 2  // CUDA_R_16F: half
-	R16BF DataType = 14 // CUDA_R_16BF: nv_bfloat16
+	R32F    DataType = 0  // CUDA_R_32F: float
+	R16F    DataType = 2  // CUDA_R_16F: half
+	R16BF   DataType = 14 // CUDA_R_16BF: nv_bfloat16
+	R8FE4M3 DataType = 28 // CUDA_R_8F_E4M3: __nv_fp8_e4m3 (A and B of an FP8 matmul)
 )
 
 // ComputeType is a cublasComputeType_t: what a matmul multiplies and
@@ -47,8 +49,11 @@ const (
 
 // cublasLtMatmulDescAttributes_t values set on a descriptor.
 const (
-	descTransA = 3 // CUBLASLT_MATMUL_DESC_TRANSA, int32_t
-	descTransB = 4 // CUBLASLT_MATMUL_DESC_TRANSB, int32_t
+	descTransA        = 3  // CUBLASLT_MATMUL_DESC_TRANSA, int32_t
+	descTransB        = 4  // CUBLASLT_MATMUL_DESC_TRANSB, int32_t
+	descAScalePointer = 17 // CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, void * (device float; NULL: 1)
+	descBScalePointer = 18 // CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, void * (device float; NULL: 1)
+	descFastAccum     = 25 // CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t (0: FP8 partial sums promoted to fp32 periodically)
 )
 
 // prefMaxWorkspace is CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES (uint64_t),
@@ -175,10 +180,15 @@ func (h *Handle) live() (*C.gr_lt, error) {
 
 // MatmulDesc is a matmul descriptor (cublasLtMatmulDesc_t): compute type,
 // scale type (of alpha and beta, taken from host memory) and the
-// operations on A and B. Read-only once made, it may be shared.
+// operations on A and B, and for an FP8 matmul's (NewScaledMatmulDesc) the
+// scale pointers of A and B, which each Matmul sets. It may be shared by
+// several goroutines at once: a scaled descriptor's calls take its lock,
+// so that each matmul runs with its own scale pointers.
 type MatmulDesc struct {
-	lib *Library
-	d   C.uintptr_t
+	lib    *Library
+	d      C.uintptr_t
+	scaled bool       // made by NewScaledMatmulDesc: Matmul sets the scale pointers
+	mu     sync.Mutex // held by a scaled descriptor's calls
 }
 
 // NewMatmulDesc creates a descriptor (cublasLtMatmulDescCreate) and sets
@@ -202,6 +212,51 @@ func (l *Library) NewMatmulDesc(compute ComputeType, scale DataType, opA, opB Op
 		}
 	}
 	return &MatmulDesc{lib: l, d: d}, nil
+}
+
+// NewScaledMatmulDesc creates the descriptor of an FP8 matmul
+// (cublasLtMatmulDescCreate): compute 32F and scale 32F (the types FP8
+// requires), operations opA and opB (FP8 on Hopper takes TN only: OpT,
+// OpN), and fast accumulation off (CUBLASLT_MATMUL_DESC_FAST_ACCUM 0, set
+// rather than left to the default: the fp8 partial sums are promoted to
+// fp32 periodically, the accuracy our e4m3 kernels and torch._scaled_mm's
+// default have). Each Matmul sets its A and B scale pointers
+// (MatmulArgs.ScaleA, ScaleB); AlgoCheck and Heuristic set them to NULL. It
+// makes no GPU call.
+func (l *Library) NewScaledMatmulDesc(opA, opB Operation) (*MatmulDesc, error) {
+	d, err := l.NewMatmulDesc(Compute32F, R32F, opA, opB)
+	if err != nil {
+		return nil, err
+	}
+	if err := status("cublasLtMatmulDescSetAttribute", C.gr_lt_desc_set_i8(l.lt, d.d, descFastAccum, 0)); err != nil {
+		return nil, errors.Join(fmt.Errorf("turning FP8 fast accumulation off: %w", err), d.Close())
+	}
+	d.scaled = true
+	return d, nil
+}
+
+// hold locks a scaled descriptor (see MatmulDesc) and returns whether it
+// did: the caller unlocks when it did.
+func (d *MatmulDesc) hold() bool {
+	if d.scaled {
+		d.mu.Lock()
+	}
+	return d.scaled
+}
+
+// holdUnscaled is hold for AlgoCheck and Heuristic: a scaled descriptor's
+// scale pointers are set to NULL first, so that what they answer never
+// depends on the pointers of an earlier Matmul. On an error nothing is
+// held.
+func (d *MatmulDesc) holdUnscaled() (bool, error) {
+	if !d.hold() {
+		return false, nil
+	}
+	if err := status("cublasLtMatmulDescSetAttribute", C.gr_lt_desc_clear_scales(d.lib.lt, d.d, descAScalePointer, descBScalePointer)); err != nil {
+		d.mu.Unlock()
+		return false, err
+	}
+	return true, nil
 }
 
 // Close destroys the descriptor; closing a closed one does nothing.
@@ -305,6 +360,11 @@ func (h *Handle) AlgoCheck(desc *MatmulDesc, ls Layouts, algo *Algo) (workspace 
 	if desc == nil || desc.d == 0 {
 		return 0, fmt.Errorf("%w: the matmul descriptor is nil or closed", ErrClosed)
 	}
+	if held, err := desc.holdUnscaled(); err != nil {
+		return 0, err
+	} else if held {
+		defer desc.mu.Unlock()
+	}
 	var ws C.size_t
 	if err := status("cublasLtMatmulAlgoCheck", C.gr_lt_check(lt, h.h, desc.d, a, b, cd, algo.c(), &ws)); err != nil {
 		return 0, err
@@ -386,6 +446,11 @@ func (h *Handle) Heuristic(desc *MatmulDesc, ls Layouts, maxWorkspace int64, n i
 	defer C.free(unsafe.Pointer(mem))
 	res := unsafe.Slice(mem, n)
 	var got C.int
+	if held, err := desc.holdUnscaled(); err != nil {
+		return nil, err
+	} else if held {
+		defer desc.mu.Unlock()
+	}
 	if err := status("cublasLtMatmulAlgoGetHeuristic", C.gr_lt_heuristic_call(lt, h.h, desc.d, a, b, cd, pref, C.int(n), &res[0], &got)); err != nil {
 		return nil, err
 	}
@@ -400,6 +465,10 @@ func (h *Handle) Heuristic(desc *MatmulDesc, ls Layouts, maxWorkspace int64, n i
 	return out, nil
 }
 
+// errScalePointers is Matmul's answer to scale pointers given with a
+// descriptor that does not take them.
+var errScalePointers = errors.New("cublaslt: MatmulArgs.ScaleA or ScaleB set with a descriptor that takes no scale pointers: make the descriptor with NewScaledMatmulDesc, or leave them 0")
+
 // Operand is a matrix of a matmul and its device address.
 type Operand struct {
 	Matrix
@@ -408,7 +477,8 @@ type Operand struct {
 
 // MatmulArgs are one matmul's operands: D = Alpha·op(A)·op(B) + Beta·C, C
 // and D of one layout (CD; C may be D: in place), the workspace, and the
-// stream (a CUstream; 0 is the legacy default stream).
+// stream (a CUstream; 0 is the legacy default stream). An FP8 matmul
+// computes D = Alpha·ScaleA·ScaleB·op(A)·op(B) + Beta·C.
 type MatmulArgs struct {
 	A, B           Operand
 	CD             Matrix
@@ -417,16 +487,25 @@ type MatmulArgs struct {
 	Workspace      uintptr
 	WorkspaceBytes int64
 	Stream         uintptr
+	// ScaleA and ScaleB are device pointers to one float32 each, the
+	// per-tensor scales of FP8 A and B (CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+	// B_SCALE_POINTER), read when the matmul runs (a captured graph's
+	// replays read the values then current); 0 is a scale of 1. Only a
+	// scaled descriptor (NewScaledMatmulDesc) takes them.
+	ScaleA, ScaleB uintptr
 }
 
 // matmulStages name what gr_lt_matmul_call's stage says failed.
-var matmulStages = [...]string{"cublasLtMatrixLayoutInit (A)", "cublasLtMatrixLayoutInit (B)", "cublasLtMatrixLayoutInit (C/D)", "cublasLtMatmul"}
+var matmulStages = [...]string{"cublasLtMatrixLayoutInit (A)", "cublasLtMatrixLayoutInit (B)", "cublasLtMatrixLayoutInit (C/D)",
+	"cublasLtMatmulDescSetAttribute (A_SCALE_POINTER)", "cublasLtMatmulDescSetAttribute (B_SCALE_POINTER)", "cublasLtMatmul"}
 
 // Matmul enqueues D = Alpha·op(A)·op(B) + Beta·C with algo on args.Stream
 // (cublasLtMatmul), asynchronously. The layouts are initialised in place on
 // the C stack and alpha and beta passed from host memory, so it allocates
-// nothing and is safe inside stream capture (the values are recorded). It
-// needs the handle's context current on the calling thread.
+// nothing and is safe inside stream capture (the values are recorded). A
+// scaled descriptor's scale pointers are set to args.ScaleA and ScaleB
+// under its lock, held until cublasLtMatmul returns (the call reads them
+// then). It needs the handle's context current on the calling thread.
 func (h *Handle) Matmul(desc *MatmulDesc, algo *Algo, args *MatmulArgs) error {
 	lt, err := h.live()
 	if err != nil {
@@ -435,12 +514,21 @@ func (h *Handle) Matmul(desc *MatmulDesc, algo *Algo, args *MatmulArgs) error {
 	if desc == nil || desc.d == 0 {
 		return ErrClosed
 	}
+	if !desc.scaled && (args.ScaleA != 0 || args.ScaleB != 0) {
+		return errScalePointers
+	}
+	scaled := C.int(0)
+	if desc.hold() {
+		defer desc.mu.Unlock()
+		scaled = 1
+	}
 	a, b, cd := &args.A, &args.B, &args.CD
 	rc := C.gr_lt_matmul_call(lt, h.h, desc.d, algo.c(),
 		C.int(a.Type), C.uint64_t(a.Rows), C.uint64_t(a.Cols), C.int64_t(a.LD), C.uintptr_t(a.Ptr),
 		C.int(b.Type), C.uint64_t(b.Rows), C.uint64_t(b.Cols), C.int64_t(b.LD), C.uintptr_t(b.Ptr),
 		C.int(cd.Type), C.uint64_t(cd.Rows), C.uint64_t(cd.Cols), C.int64_t(cd.LD), C.uintptr_t(args.C), C.uintptr_t(args.D),
-		C.float(args.Alpha), C.float(args.Beta), C.uintptr_t(args.Workspace), C.size_t(args.WorkspaceBytes), C.uintptr_t(args.Stream))
+		C.float(args.Alpha), C.float(args.Beta), C.uintptr_t(args.Workspace), C.size_t(args.WorkspaceBytes), C.uintptr_t(args.Stream),
+		scaled, descAScalePointer, C.uintptr_t(args.ScaleA), descBScalePointer, C.uintptr_t(args.ScaleB))
 	if rc.status == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ package cublaslt
 
 import (
 	"encoding/binary"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,15 +16,19 @@ import (
 // k×n, C/D m×n, ld ≥ rows), the descriptor must be compute 32F, scale 32F.
 // An algorithm's data[0] is its workspace, data[1..4] the alignments of
 // A, B, C, D, data[5] out-of-place support, data[7] = 0xdead makes
-// AlgoCheck answer NOT_SUPPORTED. Matmul succeeds only for alpha 1.5,
-// beta 0.25, A 0xA00, B 0xB00, C 0xC00, D 0xD00, stream 0x5 and a large
-// enough workspace at 0x7000.
+// AlgoCheck answer NOT_SUPPORTED. Matmul succeeds only for beta 0.25, A
+// 0xA00, B 0xB00, C 0xC00, D 0xD00, stream 0x5, a large enough workspace
+// at 0x7000 and alpha 1.5, or for FP8 (A of type 28) alpha 1.5 with the
+// scale pointers 0x5A and 0x5B or alpha 3 with both NULL. An FP8 AlgoCheck
+// or Matmul answers NOT_SUPPORTED unless fast accumulation was set off; an
+// FP8 AlgoCheck or heuristic, INVALID_VALUE unless the scale pointers are
+// NULL (what they answer must not depend on an earlier matmul's).
 const fakeSource = `#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 typedef struct { uint64_t data[8]; } algo_t;
 typedef struct { algo_t algo; size_t ws; int state; float waves; int reserved[4]; } result_t;
-typedef struct { int compute, scale, ta, tb; } desc_t;
+typedef struct { int compute, scale, ta, tb, fast_set, fast; void *sa, *sb; } desc_t;
 typedef struct { int type; uint64_t rows, cols; int64_t ld; } layout_t;
 typedef struct { uint64_t max_ws; } pref_t;
 size_t cublasLtGetVersion(void) { return 120804; }
@@ -37,8 +42,13 @@ int cublasLtMatmulDescCreate(void **d, int compute, int scale) {
 int cublasLtMatmulDescDestroy(void *d) { free(d); return 0; }
 int cublasLtMatmulDescSetAttribute(void *d, int attr, const void *buf, size_t size) {
   desc_t *p = d;
-  if (size != 4) return 7;
-  if (attr == 3) p->ta = *(const int32_t *)buf; else if (attr == 4) p->tb = *(const int32_t *)buf; else return 7;
+  if ((attr == 3 || attr == 4) && size == 4) {
+    if (attr == 3) p->ta = *(const int32_t *)buf; else p->tb = *(const int32_t *)buf;
+  } else if (attr == 25 && size == 1) {
+    p->fast_set = 1; p->fast = *(const int8_t *)buf;
+  } else if ((attr == 17 || attr == 18) && size == sizeof(void *)) {
+    if (attr == 17) p->sa = *(void *const *)buf; else p->sb = *(void *const *)buf;
+  } else return 7;
   return 0;
 }
 static int fill(layout_t *l, int type, uint64_t rows, uint64_t cols, int64_t ld) {
@@ -59,11 +69,15 @@ static int consistent(const desc_t *d, const layout_t *a, const layout_t *b, con
   uint64_t m = d->ta ? a->cols : a->rows, ka = d->ta ? a->rows : a->cols;
   uint64_t kb = d->tb ? b->cols : b->rows, n = d->tb ? b->rows : b->cols;
   if (c != dd || ka != kb || c->rows != m || c->cols != n || a->type != b->type) return 7;
+  if (a->type == 28 && (!d->fast_set || d->fast != 0)) return 15;
   return 0;
+}
+static int unscaled(const desc_t *d, const layout_t *a) {
+  return a->type == 28 && (d->sa != NULL || d->sb != NULL) ? 7 : 0;
 }
 int cublasLtMatmulAlgoCheck(void *h, void *d, void *a, void *b, void *c, void *dd, const algo_t *algo, result_t *res) {
   int r = consistent(d, a, b, c, dd);
-  if (r) return r;
+  if (r || (r = unscaled(d, a))) return r;
   if (algo->data[7] == 0xdead) return 15;
   res->ws = algo->data[0]; res->state = 0; return 0;
 }
@@ -82,7 +96,7 @@ int cublasLtMatmulPreferenceSetAttribute(void *p, int attr, const void *buf, siz
 }
 int cublasLtMatmulAlgoGetHeuristic(void *h, void *d, void *a, void *b, void *c, void *dd, void *p, int n, result_t *res, int *got) {
   int i, r = consistent(d, a, b, c, dd);
-  if (r) return r;
+  if (r || (r = unscaled(d, a))) return r;
   *got = 0;
   for (i = 0; i < 3 && i < n; i++) {
     uint64_t ws = (uint64_t)i * 1024;
@@ -99,7 +113,13 @@ int cublasLtMatmul(void *h, void *d, const void *alpha, const void *A, void *ad,
                    void *ws, size_t wsb, void *stream) {
   int r = consistent(d, ad, bd, cd, dd);
   if (r) return r;
-  if (*(const float *)alpha != 1.5f || *(const float *)beta != 0.25f) return 7;
+  const desc_t *p = d;
+  float al = *(const float *)alpha;
+  int scales = p->sa == (void *)0x5A && p->sb == (void *)0x5B, none = p->sa == NULL && p->sb == NULL;
+  if (((const layout_t *)ad)->type == 28) {
+    if (!(al == 1.5f && scales) && !(al == 3.0f && none)) return 7;
+  } else if (al != 1.5f || !none) return 7;
+  if (*(const float *)beta != 0.25f) return 7;
   if (A != (void *)0xA00 || B != (void *)0xB00 || C != (void *)0xC00 || D != (void *)0xD00) return 7;
   if (stream != (void *)0x5 || wsb < algo->data[0] || (wsb > 0 && ws != (void *)0x7000)) return 7;
   return 0;
@@ -195,4 +215,99 @@ func TestMatmulFake(t *testing.T) {
 	assert.ErrorIs(t, h.Matmul(desc, &algo, &args), ErrClosed)
 	_, err = h.AlgoCheck(desc, ls, &algo)
 	assert.ErrorIs(t, err, ErrClosed)
+}
+
+// An FP8 matmul's descriptor (NewScaledMatmulDesc) sets fast accumulation
+// off, and each Matmul sets its scale pointers: its own, or NULL (a scale
+// of 1: the scales folded into alpha) after a call that set them, under
+// the descriptor's lock (8 goroutines alternating both never see another's
+// pointers) and without allocating; AlgoCheck and Heuristic see NULL scale
+// pointers whatever a matmul before them set; a descriptor without them refuses
+// scale pointers, and the fake refuses an FP8 matmul whose fast
+// accumulation was left to the default.
+func TestScaledMatmulFake(t *testing.T) {
+	lib, err := Open([]string{buildLibrary(t, t.TempDir(), "libfakelt.so", fakeSource)})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, lib.Close()) })
+	h, err := lib.NewHandle()
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, h.Close()) })
+	scaled, err := lib.NewScaledMatmulDesc(OpT, OpN)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, scaled.Close()) })
+	plain, err := lib.NewMatmulDesc(Compute32F, R32F, OpT, OpN)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, plain.Close()) })
+
+	const m, n, k = 48, 8, 64
+	a, b, cd := Matrix{R8FE4M3, k, m, k}, Matrix{R8FE4M3, k, n, k}, Matrix{R16BF, m, n, m}
+	var ls Layouts
+	for _, l := range []struct {
+		dst **Layout
+		m   Matrix
+	}{{&ls.A, a}, {&ls.B, b}, {&ls.CD, cd}} {
+		y, err := lib.NewLayout(l.m)
+		require.NoError(t, err)
+		t.Cleanup(func() { assert.NoError(t, y.Close()) })
+		*l.dst = y
+	}
+	algo := fakeAlgo(4096)
+	ws, err := h.AlgoCheck(scaled, ls, &algo)
+	require.NoError(t, err)
+	assert.Equal(t, int64(4096), ws)
+	_, err = h.AlgoCheck(plain, ls, &algo)
+	assert.Equal(t, &StatusError{Call: "cublasLtMatmulAlgoCheck", Status: 15}, err, "FP8 with fast accumulation left to the default")
+	hs, err := h.Heuristic(scaled, ls, 4096, 8)
+	require.NoError(t, err)
+	assert.Len(t, hs, 3)
+
+	args := func(alpha float32, sa, sb uintptr) *MatmulArgs {
+		return &MatmulArgs{A: Operand{a, 0xA00}, B: Operand{b, 0xB00}, CD: cd, C: 0xC00, D: 0xD00, Alpha: alpha, Beta: 0.25,
+			Workspace: 0x7000, WorkspaceBytes: 4096, Stream: 0x5, ScaleA: sa, ScaleB: sb}
+	}
+	for _, c := range []struct {
+		name string
+		desc *MatmulDesc
+		args *MatmulArgs
+		err  error
+	}{
+		{"scale pointers", scaled, args(1.5, 0x5A, 0x5B), nil},
+		{"folded after pointers: NULL again", scaled, args(3, 0, 0), nil},
+		{"pointers again", scaled, args(1.5, 0x5A, 0x5B), nil},
+		{"other pointers", scaled, args(1.5, 0x5B, 0x5A), &StatusError{Call: "cublasLtMatmul", Status: 7}},
+		{"fast accumulation left to the default", plain, args(3, 0, 0), &StatusError{Call: "cublasLtMatmul", Status: 15}},
+		{"pointers on a plain descriptor", plain, args(1.5, 0x5A, 0x5B), errScalePointers},
+	} {
+		assert.Equal(t, c.err, h.Matmul(c.desc, &algo, c.args), c.name)
+	}
+	require.NoError(t, h.Matmul(scaled, &algo, args(1.5, 0x5A, 0x5B)))
+	_, err = h.AlgoCheck(scaled, ls, &algo)
+	assert.NoError(t, err, "checked with NULL scale pointers after a matmul that set them")
+	require.NoError(t, h.Matmul(scaled, &algo, args(1.5, 0x5A, 0x5B)))
+	_, err = h.Heuristic(scaled, ls, 4096, 8)
+	assert.NoError(t, err, "asked with NULL scale pointers")
+	withPtrs, folded := args(1.5, 0x5A, 0x5B), args(3, 0, 0)
+	allocs := testing.AllocsPerRun(20, func() { _ = h.Matmul(scaled, &algo, withPtrs) })
+	assert.Zero(t, allocs, "a scaled Matmul allocates nothing")
+
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for g := range errs {
+		wg.Go(func() {
+			for i := range 200 {
+				x := withPtrs
+				if (g+i)%2 == 1 {
+					x = folded
+				}
+				if err := h.Matmul(scaled, &algo, x); err != nil {
+					errs[g] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for g, err := range errs {
+		assert.NoError(t, err, "goroutine %d", g)
+	}
 }
