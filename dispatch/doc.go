@@ -73,7 +73,8 @@
 // libcublasLt.so.13, then libcublasLt.so.12, from the dynamic loader's
 // usual search path (LD_LIBRARY_PATH, the ld.so cache; a path names a
 // file) — once per process, with no build- or link-time dependency, and
-// makes one handle and one matmul descriptor. Options.NoVendor turns it
+// makes one handle and two matmul descriptors (16-bit, and FP8 with fast
+// accumulation off). Options.NoVendor turns it
 // off (our kernels only: how every kernel floor is measured). Where no
 // library loads, or NoVendor is set, the engine still runs: each bucket
 // routed to cuBLASLt is passed over to the next level (exact entry,
@@ -82,10 +83,14 @@
 // off: Options.NoVendor is set"). So is a bucket recorded by another
 // version of the library than the loaded one, or whose algorithm the
 // loaded library rejects (cublasLtMatmulAlgoCheck, at load for an exact
-// entry). Per problem, the engine hands cuBLASLt bf16 and f16 problems
-// without a bias, K ≥ 1, whose pointers and row pitches meet the
-// algorithm's alignment needs and whose workspace fits the stream's;
-// otherwise that problem passes over the bucket, Explain saying why.
+// entry). Per problem, the engine hands cuBLASLt the types VendorTypes
+// admits — bf16 and f16, and e4m3 with per-tensor scales into bf16 or f16
+// (scalars folded into alpha; scale pointers set as cuBLASLt's, per call,
+// so a captured graph replays with new scales) — without a bias, K ≥ 1,
+// whose pointers and row pitches meet the algorithm's alignment needs
+// (16 bytes at least for e4m3) and whose workspace fits the stream's;
+// otherwise that problem passes over the bucket, Explain saying why. Row
+// and 128-block e4m3 scaling stay on our kernels.
 //
 // A plan routed to cuBLASLt has Plan.Vendor set and Plan.Kernel nil: print
 // Plan.KernelName, which is Explain's "kernel: cuBLASLt 12.8.4 algorithm

@@ -13,9 +13,9 @@ import (
 // algorithm the tuner chose, as the library identifies it, and the version
 // of the library that chose it. A planner routes such a bucket only when
 // the loaded library is that very version and an Engine launches it
-// (VendorLibrary), for the problems the engine hands cuBLASLt (bf16 and
-// f16, no bias, K ≥ 1) whose shape and alignment the algorithm takes; else
-// it passes over it, saying why.
+// (VendorLibrary), for the problems the engine hands cuBLASLt (VendorTypes:
+// bf16, f16, e4m3 with per-tensor scales; no bias, K ≥ 1) whose shape and
+// alignment the algorithm takes; else it passes over it, saying why.
 type Vendor struct {
 	// Algo is the opaque cublasLtMatmulAlgo_t (VendorAlgoBytes bytes), in
 	// standard base64 with padding.
@@ -180,8 +180,8 @@ func (pl *Planner) VendorLibrary() VendorLibrary {
 // version: the tuner's vendor candidates. It fails, wrapping ErrNoKernel
 // and saying why, where the planner cannot launch cuBLASLt (only an
 // Engine's planner with the library loaded can) or the engine does not
-// hand p to cuBLASLt (bf16 and f16 without a bias only); a failed
-// cuBLASLt call wraps ErrVendor.
+// hand p to cuBLASLt (VendorTypes, without a bias); a failed cuBLASLt call
+// wraps ErrVendor.
 func (pl *Planner) VendorAlgorithms(p *Problem, n int) ([]Vendor, error) {
 	if err := pl.check(p); err != nil {
 		return nil, err
@@ -257,14 +257,33 @@ func (v *Vendor) bytes() [VendorAlgoBytes]byte {
 }
 
 // VendorTypes reports whether the engine hands cuBLASLt problems of types
-// t: bf16 or f16 in and out.
-func VendorTypes(t Types) bool { return t.In == t.Out && (t.In == BF16 || t.In == F16) }
+// t — which the planner routes to a bucket's cuBLASLt algorithm and the
+// tuner takes cuBLASLt's algorithms as candidates for: bf16 or f16 in and
+// out; or e4m3 in with per-tensor scaling and bf16 or f16 out, cuBLASLt's
+// FP8 matmul (A and B CUDA_R_8F_E4M3, C and D the output type, compute and
+// scale 32F, fast accumulation off; scalar scales folded into alpha,
+// scale pointers set as its A and B scale pointers). Row and 128-block
+// scaling stay on our kernels (vendorTakes says why).
+func VendorTypes(t Types) bool {
+	if t.In == E4M3 {
+		return t.Scaling == ScalingTensor && (t.Out == BF16 || t.Out == F16)
+	}
+	return t.In == t.Out && (t.In == BF16 || t.In == F16)
+}
+
+// vendorFP8Align is the alignment, in bytes, that cuBLASLt's FP8 matmul
+// needs of every matrix's pointer and leading dimension (its documented
+// FP8 requirements: 16-byte alignment), whatever an algorithm's
+// capabilities say.
+const vendorFP8Align = 16
 
 // vendorTakes says why the engine does not hand p to cuBLASLt, or "".
 func vendorTakes(p *Problem) string {
 	switch t := p.Types; {
+	case t.In == E4M3 && t.Scaling != ScalingTensor:
+		return fmt.Sprintf("%s scaling stays on our kernels: the engine hands cuBLASLt e4m3 with per-tensor scales only (it sets cuBLASLt's A and B scale pointers, not its per-row or block scale modes)", t.Scaling)
 	case !VendorTypes(t):
-		return fmt.Sprintf("the engine launches cuBLASLt for bf16 and f16 only, the problem is %s", t)
+		return fmt.Sprintf("the engine launches cuBLASLt for bf16, f16 and e4m3 with per-tensor scales only, the problem is %s", t)
 	case p.Bias != 0:
 		return "the engine launches cuBLASLt without a bias, and the problem has one"
 	case p.K == 0:
@@ -309,7 +328,8 @@ func (pl *Planner) vendorRoute(p *Problem, key routeKey, b *Bucket) (*route, str
 }
 
 // reject says why an algorithm that needs f cannot run p within lim
-// (defaults filled in), or "".
+// (defaults filled in), or "". An e4m3 problem's operands need at least
+// vendorFP8Align.
 func (f vendorFit) reject(p *Problem, lim Limits) string {
 	in, out := p.Types.In.Size(), p.Types.Out.Size()
 	type operand struct {
@@ -322,6 +342,9 @@ func (f vendorFit) reject(p *Problem, lim Limits) string {
 		ops = append(ops, operand{"C", p.C, p.LDC * out, f.alignC})
 	}
 	for _, o := range ops {
+		if p.Types.In == E4M3 {
+			o.need = max(o.need, vendorFP8Align)
+		}
 		if o.need > 0 && (uintptr(o.ptr)%uintptr(o.need) != 0 || o.pitch%o.need != 0) {
 			return fmt.Sprintf("the algorithm needs %s's pointer and row pitch %d-byte aligned, they are %#x and %d B", o.name, o.need, uintptr(o.ptr), o.pitch)
 		}
@@ -352,6 +375,13 @@ func (pl *Plan) explainVendor(b *strings.Builder) {
 	fmt.Fprintf(b, "split-K: the algorithm's own, workspace %d B (cublasLtMatmulAlgoCheck)\n", pl.WorkspaceBytes)
 	fmt.Fprintf(b, "launch 1 of 1: cublasLtMatmul, TN: D = Aᵀ·B in cuBLASLt's column-major terms (its A our B, its B our A, D our Dᵀ); alignment A %d, B %d, C %d, D %d B\n",
 		f.alignA, f.alignB, f.alignC, f.alignD)
+	switch p := &pl.problem; {
+	case !p.Types.Scaled():
+	case p.scalarScales():
+		b.WriteString("e4m3: cuBLASLt's FP8 matmul, fast accumulation off; ScaleA·ScaleB folded into alpha, no scale pointers\n")
+	default:
+		b.WriteString("e4m3: cuBLASLt's FP8 matmul, fast accumulation off; ScaleBPtr and ScaleAPtr as its A and B scale pointers, set at each call (a captured graph reads the values then in them)\n")
+	}
 }
 
 // vendorRecheck says why a plan routed to cuBLASLt cannot run p (made for

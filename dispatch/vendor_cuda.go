@@ -13,15 +13,17 @@ import (
 )
 
 // vendorEngine is an engine's cuBLASLt, made at Open: the library, one
-// handle (on the engine's device) and the one matmul descriptor every
-// route shares (compute and scale 32F, TN: see ltMatrices). Read-only once
-// made; a call's layouts are initialised on the C stack by
-// cublaslt.Handle.Matmul, so a planned call allocates nothing.
+// handle (on the engine's device) and the two matmul descriptors the
+// routes share (compute and scale 32F, TN: see ltMatrices): desc for
+// 16-bit inputs, read-only once made, and fp8 for e4m3 (fast accumulation
+// off), whose scale pointers each call sets under the descriptor's lock
+// (cublaslt.NewScaledMatmulDesc). A call's layouts are initialised on the
+// C stack by cublaslt.Handle.Matmul, so a planned call allocates nothing.
 type vendorEngine struct {
-	ctx  *cuda.Context
-	lib  *cublaslt.Library
-	h    *cublaslt.Handle
-	desc *cublaslt.MatmulDesc
+	ctx       *cuda.Context
+	lib       *cublaslt.Library
+	h         *cublaslt.Handle
+	desc, fp8 *cublaslt.MatmulDesc
 }
 
 // vendorLibs holds the cuBLASLt libraries loaded in this process, by
@@ -53,7 +55,7 @@ func loadVendor(names []string) (*cublaslt.Library, error) {
 }
 
 // openVendor loads cuBLASLt as opts say, makes the engine's handle and
-// descriptor, and returns what the planner is told: the version and the
+// descriptors, and returns what the planner is told: the version and the
 // launcher, or why there is none (off by Options, absent, or the handle
 // failed). The engine runs without cuBLASLt then.
 func (e *Engine) openVendor(opts Options) VendorLibrary {
@@ -73,23 +75,28 @@ func (e *Engine) openVendor(opts Options) VendorLibrary {
 		if v.h, err = lib.NewHandle(); err != nil {
 			return err
 		}
-		v.desc, err = lib.NewMatmulDesc(cublaslt.Compute32F, cublaslt.R32F, cublaslt.OpT, cublaslt.OpN)
+		if v.desc, err = lib.NewMatmulDesc(cublaslt.Compute32F, cublaslt.R32F, cublaslt.OpT, cublaslt.OpN); err != nil {
+			return err
+		}
+		v.fp8, err = lib.NewScaledMatmulDesc(cublaslt.OpT, cublaslt.OpN)
 		return err
 	})
 	if err != nil {
 		err = errors.Join(err, v.close())
-		return VendorLibrary{Absent: fmt.Sprintf("cuBLASLt absent: %s (%s) loaded, but its handle or descriptor could not be made: %v", lib.Path(), lib.Version(), err)}
+		return VendorLibrary{Absent: fmt.Sprintf("cuBLASLt absent: %s (%s) loaded, but its handle or descriptors could not be made: %v", lib.Path(), lib.Version(), err)}
 	}
 	e.vendor = v
 	return VendorLibrary{Version: int(lib.Version()), launcher: v}
 }
 
-// close destroys the handle and the descriptor (the library stays loaded).
+// close destroys the handle and the descriptors (the library stays loaded).
 func (v *vendorEngine) close() error {
 	return v.ctx.Do(func() error {
 		var errs []error
-		if v.desc != nil {
-			errs = append(errs, v.desc.Close())
+		for _, d := range []*cublaslt.MatmulDesc{v.desc, v.fp8} {
+			if d != nil {
+				errs = append(errs, d.Close())
+			}
 		}
 		if v.h != nil {
 			errs = append(errs, v.h.Close())
@@ -98,13 +105,23 @@ func (v *vendorEngine) close() error {
 	})
 }
 
-// ltType is the cudaDataType_t of a 16-bit dtype (vendorTakes admits no
-// other).
+// ltType is the cudaDataType_t of a dtype vendorTakes admits.
 func ltType(d DType) cublaslt.DataType {
-	if d == F16 {
+	switch d {
+	case F16:
 		return cublaslt.R16F
+	case E4M3:
+		return cublaslt.R8FE4M3
 	}
 	return cublaslt.R16BF
+}
+
+// descOf is the descriptor of p's matmul: the FP8 one for e4m3 inputs.
+func (v *vendorEngine) descOf(p *Problem) *cublaslt.MatmulDesc {
+	if p.Types.In == E4M3 {
+		return v.fp8
+	}
+	return v.desc
 }
 
 // ltMatrices maps p onto cuBLASLt's column-major matmul
@@ -161,7 +178,7 @@ func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendo
 	a := (*cublaslt.Algo)(algo)
 	var fit vendorFit
 	err := v.withLayouts(p, func(ls cublaslt.Layouts) error {
-		ws, err := v.h.AlgoCheck(v.desc, ls, a)
+		ws, err := v.h.AlgoCheck(v.descOf(p), ls, a)
 		if err != nil {
 			return err
 		}
@@ -181,7 +198,7 @@ func (v *vendorEngine) vendorFit(p *Problem, algo *[VendorAlgoBytes]byte) (vendo
 func (v *vendorEngine) vendorHeuristic(p *Problem, maxWorkspace int64, n int) ([][VendorAlgoBytes]byte, error) {
 	var out [][VendorAlgoBytes]byte
 	err := v.withLayouts(p, func(ls cublaslt.Layouts) error {
-		hs, err := v.h.Heuristic(v.desc, ls, maxWorkspace, n)
+		hs, err := v.h.Heuristic(v.descOf(p), ls, maxWorkspace, n)
 		for _, h := range hs {
 			out = append(out, h.Algo)
 		}
@@ -192,17 +209,23 @@ func (v *vendorEngine) vendorHeuristic(p *Problem, maxWorkspace int64, n int) ([
 
 // launchVendor runs pl, a plan routed to cuBLASLt, for p on stream s: one
 // cublasLtMatmul with the route's algorithm, the engine's handle and
-// descriptor, host alpha and beta, and ws (s's workspace; nil when the
-// algorithm needs none). It allocates nothing and is safe inside capture.
+// descriptor for p's inputs, host alpha and beta, and ws (s's workspace;
+// nil when the algorithm needs none). An e4m3 problem's scalar scales are
+// folded into alpha (no scale pointers); its scale pointers become
+// cuBLASLt's, swapped as the operands are (its A is our B), so that a
+// captured graph reads the scales current at each replay. It allocates
+// nothing and is safe inside capture.
 func (e *Engine) launchVendor(pl *Plan, p *Problem, s Stream, ws *workspace) error {
 	v := e.vendor
 	if v == nil {
 		return fmt.Errorf("%w: the plan routes to cuBLASLt, which this engine has not loaded: plan with this engine (Engine.Plan)", ErrNoKernel)
 	}
 	a, b, cd := ltMatrices(p)
+	alpha, scaleA, scaleB, _ := p.kernelScales() // vendorTakes admits 16-bit inputs and per-tensor scales only
 	args := cublaslt.MatmulArgs{
 		A: cublaslt.Operand{Matrix: a, Ptr: uintptr(p.B)}, B: cublaslt.Operand{Matrix: b, Ptr: uintptr(p.A)},
-		CD: cd, C: uintptr(p.D), D: uintptr(p.D), Alpha: p.Alpha, Beta: p.Beta, Stream: uintptr(s),
+		CD: cd, C: uintptr(p.D), D: uintptr(p.D), Alpha: alpha, Beta: p.Beta, Stream: uintptr(s),
+		ScaleA: scaleB, ScaleB: scaleA,
 	}
 	if p.Beta != 0 {
 		args.C = uintptr(p.C)
@@ -211,7 +234,8 @@ func (e *Engine) launchVendor(pl *Plan, p *Problem, s Stream, ws *workspace) err
 		args.Workspace, args.WorkspaceBytes = ws.ptr, ws.bytes
 	}
 	algo := (*cublaslt.Algo)(&pl.route.algo)
-	if err := v.ctx.Do(func() error { return v.h.Matmul(v.desc, algo, &args) }); err != nil {
+	desc := v.descOf(p)
+	if err := v.ctx.Do(func() error { return v.h.Matmul(desc, algo, &args) }); err != nil {
 		return fmt.Errorf("%w: cuBLASLt %s's algorithm, M=%d N=%d K=%d: %w", ErrVendor, VendorVersion(pl.Vendor.Version), p.M, p.N, p.K, err)
 	}
 	return nil

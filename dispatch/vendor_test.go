@@ -268,11 +268,11 @@ func TestPlanVendorRoutes(t *testing.T) {
 
 // A bucket routed to cuBLASLt is passed over, Explain saying why, for the
 // problems the engine does not hand cuBLASLt and those the algorithm cannot
-// run: other types than bf16 and f16, K = 0, a bias, misaligned operands, C ≠ D for an
-// in-place algorithm, more workspace than the limits allow, none allowed
-// (a capturing stream without a workspace), and an algorithm the library
-// rejects — at load for an exact entry (counted as changed), or at the
-// problem's M.
+// run: a bias, misaligned operands, C ≠ D for an in-place algorithm, more
+// workspace than the limits allow, none allowed (a capturing stream
+// without a workspace), and an algorithm the library rejects — at load for
+// an exact entry (counted as changed), or at the problem's M. (Types and K
+// = 0: TestVendorTakes.)
 func TestPlanVendorPassedOver(t *testing.T) {
 	cat := tableTestCatalog(t)
 	tab, p := exactVendorTable(t)
@@ -333,15 +333,40 @@ func TestPlanVendorPassedOver(t *testing.T) {
 		assert.Equal(t, LevelDefault, plan.Level)
 		assert.Contains(t, plan.Explain(), "routes to cuBLASLt: cuBLASLt 12.8.4 rejects the algorithm at M=5: CUBLAS_STATUS_INVALID_VALUE")
 	})
-	t.Run("types and K", func(t *testing.T) { // the engine hands cuBLASLt 16-bit types and K ≥ 1 only
-		q := p
-		q.Types = Types{In: E4M3, Out: BF16}
-		q.ScaleA, q.ScaleB = 1, 1
-		assert.Equal(t, "the engine launches cuBLASLt for bf16 and f16 only, the problem is e4m3→bf16", vendorTakes(&q))
-		q = p
-		q.K, q.LDA, q.LDB = 0, 0, 0
-		assert.Equal(t, "K = 0: cuBLASLt's layouts need K ≥ 1", vendorTakes(&q))
-	})
+}
+
+// What the engine hands cuBLASLt (VendorTypes, vendorTakes): bf16 and f16
+// in and out, e4m3 with per-tensor scales (scalars or pointers) into bf16
+// or f16; not e4m3 with row or 128-block scales (the reason says they stay
+// ours and why), a bias or K = 0.
+func TestVendorTakes(t *testing.T) {
+	const ours = " scaling stays on our kernels: the engine hands cuBLASLt e4m3 with per-tensor scales only (it sets cuBLASLt's A and B scale pointers, not its per-row or block scale modes)"
+	for _, c := range []struct {
+		name  string
+		edit  func(*Problem)
+		types bool // VendorTypes
+		why   string
+	}{
+		{"bf16", func(*Problem) {}, true, ""},
+		{"f16", func(p *Problem) { p.Types = Types{In: F16, Out: F16} }, true, ""},
+		{"e4m3→bf16 scalars", func(p *Problem) { e4m3(p, ScalingTensor) }, true, ""},
+		{"e4m3→f16 scale pointers", func(p *Problem) { e4m3(p, ScalingTensor); devScales(p); p.Types.Out = F16 }, true, ""},
+		{"e4m3 row", func(p *Problem) { e4m3(p, ScalingRow) }, false, "row" + ours},
+		{"e4m3→f16 block128", func(p *Problem) { e4m3(p, ScalingBlock); p.Types.Out = F16 }, false, "block128" + ours},
+		{"bias", func(p *Problem) { e4m3(p, ScalingTensor); p.Bias = 1 << 44 }, true, "the engine launches cuBLASLt without a bias, and the problem has one"},
+		{"K = 0", func(p *Problem) { p.K, p.LDA, p.LDB = 0, 0, 0 }, true, "K = 0: cuBLASLt's layouts need K ≥ 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := testProblem(16, 4096, 4096)
+			c.edit(&p)
+			assert.Equal(t, c.types, VendorTypes(p.Types), "VendorTypes(%s)", p.Types)
+			assert.Equal(t, c.why, vendorTakes(&p))
+		})
+	}
+	q := testProblem(16, 4096, 4096)
+	q.Types.Out = F16 // not valid: 16-bit inputs produce their own type
+	assert.False(t, VendorTypes(q.Types))
+	assert.Contains(t, vendorTakes(&q), "the engine launches cuBLASLt for bf16, f16 and e4m3 with per-tensor scales only, the problem is bf16→f16")
 }
 
 // A plan routed to cuBLASLt is checked again against the problem it runs
@@ -459,7 +484,7 @@ func TestPlanVendor(t *testing.T) {
 	}{
 		{"other version", pl, Vendor{Algo: testAlgo, Version: 130105}, func(*Problem) {}, "recorded for cuBLASLt 13.1.5, loaded 12.8.4"},
 		{"absent", NewPlanner(cat, nil, H200, Limits{}), v, func(*Problem) {}, "cuBLASLt absent"},
-		{"e4m3", pl, v, func(p *Problem) { p.Types, p.ScaleA, p.ScaleB = Types{In: E4M3, Out: BF16}, 1, 1 }, "bf16 and f16 only"},
+		{"e4m3 row", pl, v, func(p *Problem) { p.Types.Out = BF16; e4m3(p, ScalingRow) }, "row scaling stays on our kernels"},
 		{"rejected", NewPlanner(cat, nil, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: reject}), v, func(*Problem) {}, "cuBLASLt rejects the algorithm: CUBLAS_STATUS_NOT_SUPPORTED"},
 		{"workspace", NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: 1024}).WithVendor(VendorLibrary{Version: 120804, launcher: fake}), v, func(*Problem) {}, "needs 8192 B of workspace, 1024 B reserved"},
 		{"misaligned", pl, v, func(p *Problem) { p.A += 2 }, "needs A's pointer and row pitch 16-byte aligned"},
@@ -476,4 +501,147 @@ func TestPlanVendor(t *testing.T) {
 	var ae *ArgError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "Vendor.algo", ae.Field)
+}
+
+// exactE4M3VendorTable is a table of e4m3→bf16 (per-tensor) entries: an
+// exact one for N = K = 4096 whose bucket [1, 16] routes to cuBLASLt
+// 12.8.4 and [17, ∞) to k90_e4m3, and a default one of k90_e4m3; and a
+// problem of the exact entry at M = 8 with the scalar scales 0.5 and 4.
+func exactE4M3VendorTable(t *testing.T) (*Table, Problem) {
+	t.Helper()
+	text := withDigests(`schema: 3
+provenance:
+  source: measured
+entries:
+  - arch: sm_90
+    types: e4m3→bf16
+    layout: tn
+    n: 4096
+    k: 4096
+    buckets:
+      - min_m: 1
+        max_m: 16
+        split_k: 1
+        vendor:
+          algo: ` + testAlgo + `
+          version: 120804
+      - min_m: 17
+        kernel: k90_e4m3
+        digest: DE4
+        split_k: 1
+  - arch: sm_90
+    types: e4m3→bf16
+    layout: tn
+    buckets:
+      - min_m: 1
+        kernel: k90_e4m3
+        digest: DE4
+        split_k: 1
+`)
+	tab, err := LoadTable("e4m3.yaml", []byte(text), tableTestCatalog(t))
+	require.NoError(t, err)
+	p := testProblem(8, 4096, 4096)
+	e4m3(&p, ScalingTensor)
+	p.ScaleA, p.ScaleB = 0.5, 4
+	return tab, p
+}
+
+// An Engine's planner routes e4m3 per-tensor problems to a bucket's
+// cuBLASLt algorithm as it does 16-bit ones — with the scalar scales and
+// with scale pointers, one cached route for both, planned again without
+// allocating — checked at load in the entry's types, and Explain says how
+// the scales reach cuBLASLt. The tuner's calls take them too
+// (VendorAlgorithms, PlanVendor); row scaling does not.
+func TestPlanVendorE4M3(t *testing.T) {
+	cat := tableTestCatalog(t)
+	tab, p := exactE4M3VendorTable(t)
+	fake := &fakeLauncher{fit: aligned16, proposed: [][VendorAlgoBytes]byte{{1}}}
+	pl := NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: fake})
+	assert.Equal(t, KernelMatch{Matched: 2, Vendor: 1}, pl.KernelMatch())
+	require.NotEmpty(t, fake.asked)
+	assert.Equal(t, Types{In: E4M3, Out: BF16}, fake.asked[0].Types, "checked at load in the entry's types")
+
+	const folded = "e4m3: cuBLASLt's FP8 matmul, fast accumulation off; ScaleA·ScaleB folded into alpha, no scale pointers"
+	const pointers = "e4m3: cuBLASLt's FP8 matmul, fast accumulation off; ScaleBPtr and ScaleAPtr as its A and B scale pointers, set at each call"
+	for _, c := range []struct {
+		name    string
+		edit    func(*Problem)
+		explain string
+	}{
+		{"scalars", func(*Problem) {}, folded},
+		{"scale pointers", devScales, pointers},
+		{"scale pointers, beta and C", func(q *Problem) { devScales(q); q.Beta, q.C = 0.5, 1<<42 }, pointers},
+		{"scalars at M = 5", func(q *Problem) { q.M = 5 }, folded},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := p
+			c.edit(&q)
+			require.NoError(t, q.Validate())
+			plan, err := pl.Plan(&q)
+			require.NoError(t, err)
+			require.NotNil(t, plan.Vendor, "not routed to cuBLASLt:\n%s", plan.Explain())
+			assert.Equal(t, LevelExact, plan.Level)
+			ex := plan.Explain()
+			assert.Contains(t, ex, "kernel: cuBLASLt 12.8.4 algorithm fdeab9ac")
+			assert.Contains(t, ex, c.explain)
+			assert.Empty(t, plan.vendorRecheck(&q, pl.lim))
+			fake.asked = nil
+			allocs := testing.AllocsPerRun(50, func() { _, _ = pl.Plan(&q) })
+			assert.Zero(t, allocs)
+			assert.Empty(t, fake.asked, "planned from the cached route")
+		})
+	}
+
+	q := p
+	q.M = 17
+	plan, err := pl.Plan(&q)
+	require.NoError(t, err)
+	assert.Equal(t, "k90_e4m3", plan.KernelName(), "M = 17 is the entry's kernel bucket")
+
+	vs, err := pl.VendorAlgorithms(&p, 8)
+	require.NoError(t, err, "the tuner's candidates for an e4m3 per-tensor bucket")
+	assert.Len(t, vs, 1)
+	forced, err := pl.PlanVendor(&p, vs[0])
+	require.NoError(t, err)
+	assert.Contains(t, forced.Explain(), folded)
+
+	row := testProblem(8, 4096, 4096)
+	e4m3(&row, ScalingRow)
+	_, err = pl.VendorAlgorithms(&row, 8)
+	require.ErrorIs(t, err, ErrNoKernel)
+	assert.ErrorContains(t, err, "row scaling stays on our kernels")
+	_, err = pl.PlanVendor(&row, vs[0])
+	require.ErrorIs(t, err, ErrNoKernel)
+	assert.ErrorContains(t, err, "row scaling stays on our kernels")
+}
+
+// cuBLASLt's FP8 matmul needs every operand's pointer and row pitch
+// 16-byte aligned whatever the algorithm says it needs; 16-bit problems
+// need only what the algorithm says.
+func TestVendorFP8Alignment(t *testing.T) {
+	loose := vendorFit{alignA: 2, alignB: 2, alignC: 2, alignD: 2, outOfPlace: true} // what a 16-bit algorithm may need
+	for _, c := range []struct {
+		name string
+		edit func(*Problem)
+		why  string
+	}{
+		{"aligned", func(*Problem) {}, ""},
+		{"A + 8", func(p *Problem) { p.A += 8 }, "the algorithm needs A's pointer and row pitch 16-byte aligned, they are 0x100000008 and 4096 B"},
+		{"B pitch 4104", func(p *Problem) { p.LDB = 4104 }, "the algorithm needs B's pointer and row pitch 16-byte aligned, they are 0x200000000 and 4104 B"},
+		{"D + 4", func(p *Problem) { p.D += 4 }, "the algorithm needs D's pointer and row pitch 16-byte aligned"},
+		{"C + 2, read", func(p *Problem) { p.Beta, p.C = 1, ptrC+2 }, "the algorithm needs C's pointer and row pitch 16-byte aligned"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := testProblem(8, 4096, 4096)
+			e4m3(&p, ScalingTensor)
+			c.edit(&p)
+			if c.why == "" {
+				assert.Empty(t, loose.reject(&p, Limits{}.withDefaults()))
+			} else {
+				assert.Contains(t, loose.reject(&p, Limits{}.withDefaults()), c.why)
+			}
+			p.Types, p.ScaleA, p.ScaleB = Types{In: BF16, Out: BF16}, 0, 0
+			assert.Empty(t, loose.reject(&p, Limits{}.withDefaults()), "bf16: the algorithm's 2 bytes")
+		})
+	}
 }
