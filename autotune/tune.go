@@ -28,8 +28,8 @@ var tuneCmd = &command{
 -devices: the kernel × split-K candidates the constraints admit are gated
 against a float64 reference, screened, timed by CUDA-graph replay over
 rotating weights and chosen by the least worst-case slowdown over the
-bucket's edges. For bf16 and f16 weights cuBLASLt's top heuristic
-algorithms (up to 8 per bucket) are candidates too, where the library loads
+bucket's edges. For bf16, f16 and e4m3 per-tensor weights cuBLASLt's top
+heuristic algorithms (up to 8 per bucket) are candidates too, where the library loads
 on every device (-vendor=false: our kernels only); one that wins is recorded
 as the bucket's vendor algorithm. Default entries are chosen over the aligned weights
 together. The entries are merged into -base and written atomically to -out;
@@ -143,7 +143,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 	} {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}
-	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16 and f16) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
+	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16, f16, e4m3 per-tensor) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
 	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
 }
 

@@ -38,9 +38,10 @@ type Config struct {
 	Tie        float64 // candidates within Tie (a fraction) of the best worst-case slowdown are timed again
 	Noise      float64 // timings whose p90 exceeds the median by more than Noise are timed again, then flagged
 	// VendorAlgorithms is how many of cuBLASLt's heuristic algorithms per
-	// bucket are candidates beside our kernels, for bf16 and f16 weights,
-	// where every measurer measures the same loaded version (VendorUse);
-	// 0: our kernels only.
+	// bucket are candidates beside our kernels, for the weights whose types
+	// the engine hands cuBLASLt (dispatch.VendorTypes: bf16, f16, e4m3
+	// per-tensor), where every measurer measures the same loaded version
+	// (VendorUse); 0: our kernels only.
 	VendorAlgorithms int
 
 	// Progress, when set, is called after each unit of work (one weight ×

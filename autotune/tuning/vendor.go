@@ -58,16 +58,17 @@ func (cfg *Config) VendorUse(ms []Measurer) (n int, note string) {
 		}
 		version = lib.Version
 	}
-	return cfg.VendorAlgorithms, fmt.Sprintf("cuBLASLt %s: its top %d heuristic algorithms per bucket are candidates beside our kernels for bf16 and f16 weights",
+	return cfg.VendorAlgorithms, fmt.Sprintf("cuBLASLt %s: its top %d heuristic algorithms per bucket are candidates beside our kernels for bf16, f16 and e4m3 per-tensor weights",
 		dispatch.VendorVersion(version), cfg.VendorAlgorithms)
 }
 
 // vendorCandidates lists up to cfg.VendorAlgorithms of cuBLASLt's
-// algorithms as candidates for w over sp, when ms measures them and w's
-// types are 16-bit (else none): the heuristic is asked at each sample M,
-// its proposals taken rank by rank across the Ms (every M's first, then
-// every M's second, …), each once, and only those the library takes at
-// every M the span runs (gate, sample and probe Ms) are kept.
+// algorithms as candidates for w over sp, when ms measures them and the
+// engine hands cuBLASLt w's types (dispatch.VendorTypes; else none): the
+// heuristic is asked at each sample M, its proposals taken rank by rank
+// across the Ms (every M's first, then every M's second, …), each once,
+// and only those the library takes at every M the span runs (gate, sample
+// and probe Ms) are kept.
 func (cfg *Config) vendorCandidates(ms Measurer, w Weight, sp Span) ([]Candidate, error) {
 	vm, ok := ms.(VendorMeasurer)
 	if !ok || cfg.VendorAlgorithms == 0 || !dispatch.VendorTypes(w.Types) {

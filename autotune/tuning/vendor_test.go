@@ -13,8 +13,9 @@ import (
 
 // cuBLASLt's candidates for a bucket: the heuristic's proposals at the
 // sample Ms, each once, best first, at most VendorAlgorithms, without
-// those the library refuses at an M the span runs; none for e4m3 weights,
-// with VendorAlgorithms 0, or from a measurer without cuBLASLt.
+// those the library refuses at an M the span runs — for bf16 and e4m3
+// per-tensor weights alike; none for e4m3 weights with row or 128-block
+// scales, with VendorAlgorithms 0, or from a measurer without cuBLASLt.
 func TestVendorCandidates(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.VendorAlgorithms = 3
@@ -32,12 +33,21 @@ func TestVendorCandidates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []tuning.Candidate{a}, got)
 
-	fp8 := tuning.Weight{Name: "o", Types: tuningtest.Types("e4m3→bf16"), N: 4096, K: 4096}
+	cfg.VendorAlgorithms = 3
+	for _, ty := range []string{"e4m3→bf16", "e4m3→f16"} {
+		fp8 := tuning.Weight{Name: "o", Types: tuningtest.Types(ty), N: 4096, K: 4096}
+		got, err = cfg.VendorCandidates(gpu, fp8, sp)
+		require.NoError(t, err)
+		assert.Equal(t, []tuning.Candidate{a, c}, got, "%s per-tensor: cuBLASLt's FP8 matmul", ty)
+	}
+
+	row := tuning.Weight{Name: "o", Types: tuningtest.Types("e4m3→bf16/row"), N: 4096, K: 4096}
+	block := tuning.Weight{Name: "o", Types: tuningtest.Types("e4m3→f16/block128"), N: 4096, K: 4096}
 	for name, c := range map[string]struct {
 		cfgN int
 		m    tuning.Measurer
 		w    tuning.Weight
-	}{"e4m3": {8, gpu, fp8}, "off": {0, gpu, qkv}, "no cuBLASLt": {8, tuningtest.NewGPU(), qkv}} {
+	}{"e4m3 row": {8, gpu, row}, "e4m3 block128": {8, gpu, block}, "off": {0, gpu, qkv}, "no cuBLASLt": {8, tuningtest.NewGPU(), qkv}} {
 		cfg.VendorAlgorithms = c.cfgN
 		got, err := cfg.VendorCandidates(c.m, c.w, sp)
 		require.NoError(t, err, name)
@@ -65,7 +75,7 @@ func TestVendorUse(t *testing.T) {
 		n    int
 		note string
 	}{
-		{"loaded", []tuning.Measurer{gpu(120804, ""), gpu(120804, "")}, 8, "cuBLASLt 12.8.4: its top 8 heuristic algorithms per bucket are candidates beside our kernels for bf16 and f16 weights"},
+		{"loaded", []tuning.Measurer{gpu(120804, ""), gpu(120804, "")}, 8, "cuBLASLt 12.8.4: its top 8 heuristic algorithms per bucket are candidates beside our kernels for bf16, f16 and e4m3 per-tensor weights"},
 		{"absent", []tuning.Measurer{gpu(120804, ""), gpu(0, "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file")}, 0,
 			"cuBLASLt on measurer 1 (NVIDIA H200): cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; our kernels only are candidates"},
 		{"versions", []tuning.Measurer{gpu(120804, ""), gpu(130105, "")}, 0, "the measurers loaded 12.8.4 and 13.1.5"},
@@ -149,4 +159,39 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 			assert.Nil(t, b.Vendor)
 		}
 	}
+}
+
+// An e4m3 per-tensor weight is tuned with cuBLASLt's algorithms beside our
+// e4m3 kernels: one that wins a bucket is gated, timed and recorded as its
+// Vendor in the entry's types, and the merged table loads back with it.
+func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
+	o := tuning.Weight{Name: "l3-8b.o", Types: tuningtest.Types("e4m3→bf16"), N: 4096, K: 4096}
+	cfg := testConfig(t, o)
+	cfg.MaxM, cfg.VendorAlgorithms = 64, 8
+	fast := tuningtest.VendorAlgo(2)
+	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
+		if m >= 33 {
+			return 0.5 // faster than every kernel of ours there
+		}
+		return 1e4
+	}, fast)
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, nil)
+	require.NoError(t, err)
+	assert.Contains(t, gpu.Gated, fast, "gated like ours")
+	exact, _ := (&dispatch.Table{Entries: res.Entries}).Find(dispatch.SM90, o.Types, o.N, o.K)
+	require.NotNil(t, exact)
+	require.NotNil(t, exact.Bucket(64).Vendor, "%+v", *exact.Bucket(64))
+	assert.Equal(t, fast.Vendor, *exact.Bucket(64).Vendor)
+	assert.Nil(t, exact.Bucket(1).Vendor, "our kernel is faster at M = 1")
+
+	prov := tuning.Provenance(cfg.Catalog, res.Device, "")
+	tab, _, err := tuning.Merge(nil, prov, tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
+	require.NoError(t, err)
+	data, err := tab.Marshal()
+	require.NoError(t, err)
+	back, err := dispatch.LoadTable("tuned.yaml", data, cfg.Catalog)
+	require.NoError(t, err)
+	e, _ := back.Find(dispatch.SM90, o.Types, o.N, o.K)
+	require.NotNil(t, e)
+	assert.Equal(t, fast.Vendor, *e.Bucket(64).Vendor)
 }
