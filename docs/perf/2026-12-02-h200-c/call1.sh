@@ -29,6 +29,6 @@ echo "time rc=$? $(( $(date +%s) - s )) s"; grep -v "^   " $OUT/time.log | tail 
 (cd dispatch && timeout 60 ../.gpu/dispatch.test -test.v -test.timeout 55s -test.run '^(TestRepackInChunks|TestVendorRouteMatchesReference|TestVendorE4M3RouteMatchesReference|TestVendorE4M3GraphReadsNewScales)$') > $OUT/gputest.log 2>&1
 echo "repack + vendor tests rc=$? $(( $(date +%s) - s )) s"; grep -E '^(--- |ok|FAIL|PASS)|chunk' $OUT/gputest.log | head -10
 drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
-timeout 170 .gpu/autotune tune -shapes $D/qkv-o.csv -min-m 17 -max-m 512 -reps 10 -event-calls 10 -out $OUT/buckets-vendor.yaml \
+timeout 130 .gpu/autotune tune -shapes $D/qkv-o.csv -min-m 17 -max-m 512 -reps 10 -event-calls 10 -out $OUT/buckets-vendor.yaml \
   -report $OUT/rep -driver "$drv" > $OUT/tune.log 2>&1; echo "vendor tune rc=$? $(( $(date +%s) - s )) s"; tail -4 $OUT/tune.log
 (cd $OUT && cp rep/tune.md tune.md 2>/dev/null; rm -rf rep); echo "total $(( $(date +%s) - s )) s"
