@@ -1,0 +1,3 @@
+# call 4 (typed as one command line in the run, recorded here verbatim): issue 18 §2 — Llama-3-8B's four weights tuned
+# in e4m3→bf16 with per-row scales (the kernels as they stand, our kernels alone), in the device time left.
+tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s); drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1); timeout 430 .gpu/autotune tune -model llama3-8b -types 'e4m3->bf16/row' -vendor=false -reps 10 -event-calls 10 -out $OUT/buckets-row.yaml -report $OUT/rep -driver "$drv" > $OUT/tune-row.log 2>&1; echo "tune rc=$? $(( $(date +%s) - s )) s"; tail -3 $OUT/tune-row.log; (cd $OUT && cp rep/tune.md tune-row.md 2>/dev/null; cp rep/tune.csv tune-row.csv 2>/dev/null; rm -rf rep)
