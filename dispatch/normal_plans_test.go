@@ -17,7 +17,8 @@ import (
 // entry replaces its own lines only (2026-12-02: N = 769, K = 5125; Llama-3-8B
 // qkv and o at M = 17…128, whose o lines the default entry's N = K = 4096 plans
 // reach too; 2026-12-02, third session: every sm_90 bf16 entry's buckets
-// 17…512, tuned over the corpus with the mid-M tiles).
+// 17…512, tuned over the corpus with the mid-M tiles; and the new e4m3→bf16/row
+// entries' lines, added).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

@@ -460,8 +460,9 @@ func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
 	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst. The per-row\n" +
 		"figures were measured when row-scaled problems routed by the per-tensor\n" +
 		"entries, as tables did before schema 3; the table now keys entries by the\n" +
-		"scaling, so until a tune writes per-row entries they route by the\n" +
-		"heuristic, which these figures do not measure.)\n")
+		"scaling: per-row problems now route by per-row entries (Llama-3-8B's\n" +
+		"four weights and a default, tuned 2026-12-02), which these figures do\n" +
+		"not measure yet.)\n")
 	return b.String()
 }
 
