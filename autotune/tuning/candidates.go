@@ -39,7 +39,11 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	splits:
 		for _, split := range cfg.Splits {
 			c := Candidate{Kernel: k.Name, SplitK: split}
-			for _, m := range []int{sp.Lo, sp.Hi} {
+			// Every M, not the edges alone: what a plan needs is not monotone in
+			// M (a repack plan's copies run in chunks only where no stream-K
+			// partials precede them), and the tuner runs the bucket's inner Ms
+			// too (Hi−1, the probe), as the table's users do.
+			for m := sp.Lo; m <= sp.Hi; m++ {
 				p := dispatch.PlaceholderProblem(m, w.N, w.K, w.Types)
 				plan, err := pl.PlanKernel(&p, k.Name, split)
 				if err != nil || plan.SplitK != split || plan.WorkspaceBytes > cfg.Workspace {

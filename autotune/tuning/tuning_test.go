@@ -57,6 +57,36 @@ func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	assert.Contains(t, cands, cand{Kernel: "t90_big", SplitK: 1})
 }
 
+// A candidate must plan at every M of its bucket, not at the edges alone:
+// on the H200's catalog the stream-K repack 128x128 for N = 769, K = 5125
+// fits 32 MiB at M = 2049, 4095 and 4096 (its copies run in chunks there)
+// but not at M = 2897, the bucket's probe (its stream-K partials leave no
+// room to chunk), where timing it ended a tune of the odd shape
+// (docs/perf/2026-12-02-h200-c, call 2).
+func TestCandidatesPlanAtEveryMOfTheBucket(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	cfg := &tuning.Config{Catalog: cat, Splits: []int{1}, Workspace: 32 << 20}
+	odd := tuning.Weight{Name: "odd", Types: tuningtest.Types("bf16"), N: 769, K: 5125}
+	const sk = "gemmroute_sm90_ws_wgmma_sk_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2"
+	pl := dispatch.NewPlanner(cat, nil, dispatch.H200, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
+	for m, fits := range map[int]bool{2049: true, 2897: false, 4095: true, 4096: true} {
+		p := dispatch.PlaceholderProblem(m, odd.N, odd.K, odd.Types)
+		_, err := pl.PlanKernel(&p, sk, 1)
+		require.Equal(t, fits, err == nil, "M = %d: the case this test is about no longer holds: %v", m, err)
+	}
+	cands, _ := cfg.Candidates(odd, tuning.Span{Lo: 2049, Hi: 4096}, tuningtest.NewGPU())
+	assert.NotContains(t, cands, cand{Kernel: sk, SplitK: 1})
+	assert.NotEmpty(t, cands)
+	for _, c := range cands {
+		for m := 2049; m <= 4096; m++ {
+			p := dispatch.PlaceholderProblem(m, odd.N, odd.K, odd.Types)
+			_, err := pl.PlanKernel(&p, c.Kernel, c.SplitK)
+			require.NoError(t, err, "%s at M = %d", c, m)
+		}
+	}
+}
+
 func TestTuneSpanRejectsFastWrongKernel(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	gpu := tuningtest.NewGPU()
