@@ -26,11 +26,11 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-02-h200-b/c5/bench.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-02-h200-b/c5/peer.csv"
-	// The previous table's run of the same bench (before the stream-K
-	// kernels), for the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv"
+	readmeBF16Bench = "docs/perf/2026-12-02-h200-c/c3/bench-E.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-02-h200-c/c3/peer.csv"
+	// The previous table's run of the same bench in the same call (before
+	// the corpus's mid-M retune), for the before/after sentence.
+	readmeBF16Before = "docs/perf/2026-12-02-h200-c/c3/bench-C.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
@@ -420,8 +420,9 @@ func oddRoute(rows []BenchRow) string {
 	}
 	return fmt.Sprintf("(K is not a multiple of 8, which TMA cannot read: up to M = %d the plan\n"+
 		"first copies both operands to the workspace at an aligned pitch and runs the\n"+
-		"TMA kernels on the copies; above that the copies outgrow the engine's default\n"+
-		"32 MiB workspace and the calls run on the element-load kernels)", rp)
+		"TMA kernels on the copies; above that the table routes the element-load\n"+
+		"kernels: the copies in chunks of rows that fit the engine's default 32 MiB\n"+
+		"workspace there wait for their tune)", rp)
 }
 
 // fp8Table is the e4m3 table: per scaling mode, the geometric mean and the
