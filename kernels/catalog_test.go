@@ -234,14 +234,19 @@ func TestParseNamesTyped(t *testing.T) {
 // ParseManifest answers in bounded time and memory: 16 MiB of empty
 // kernels (decoded, then copied, into 8 GiB) and an image of 200 000
 // targets (one Plan over it took 53 s) are refused; a catalog at the
-// bounds answers JITOnly without walking the targets.
+// bounds answers JITOnly without walking the targets. The time bound is
+// what tells the bounded code from the unbounded one (≈ 0.3 s against
+// 40–53 s), not a performance claim: 5 s, since a loaded CI machine (race
+// tests beside it on two cores) took 1.16 s where an idle one takes 0.3.
+const hostileBound = 5 * time.Second
+
 func TestParseManifestHostile(t *testing.T) {
 	head := `{"schema":4,"images":[{"file":"sm90.fatbin","targets":["sm_90a"],"smem_limit":1}],"kernels":[`
 	start := time.Now()
 	_, err := ParseManifest([]byte(head + strings.Repeat("{},", (16<<20-len(head))/3-1) + "{}]}"))
 	require.ErrorIs(t, err, ErrManifest)
 	assert.ErrorContains(t, err, "JSON values, more than the 262144 a manifest may have")
-	assert.Less(t, time.Since(start), time.Second)
+	assert.Less(t, time.Since(start), hostileBound)
 
 	valid, err := NewCatalog(Manifest{Schema: SchemaVersion, Images: []Image{{File: "sm90.fatbin", Targets: []string{"sm_90a"}, SmemLimit: 227 << 10}},
 		Kernels: []KernelSpec{{Name: "k90_bf16", Image: "sm90.fatbin", Family: "test", MinArch: SM90, In: BF16, Out: BF16,
@@ -281,7 +286,7 @@ func TestParseManifestHostile(t *testing.T) {
 	for range 100_000 {
 		c.JITOnly(k, SM90)
 	}
-	assert.Less(t, time.Since(start), time.Second, "100 000 JITOnly over 4096 targets (it parsed each target each time: ~40 s)")
+	assert.Less(t, time.Since(start), hostileBound, "100 000 JITOnly over 4096 targets (it parsed each target each time: ~40 s)")
 }
 
 // Classes lists each class of the kernels that compute the types on the
