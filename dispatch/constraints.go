@@ -24,6 +24,7 @@ const (
 	ruleAlignB                       // B's pointer likewise
 	ruleLDA                          // LDA·size not a multiple of the kernel's row alignment
 	ruleLDB                          // LDB·size likewise
+	ruleAlignD                       // D's pointer or LDC·size less aligned than the kernel stores D (TMA store)
 	ruleKMultiple                    // K not a multiple of what the kernel steps by
 	ruleNoPack                       // a repack kernel, for operands TMA reads as they are
 	ruleIndexWidth                   // 32-bit offsets, problem of 2^31 elements or more
@@ -43,6 +44,7 @@ var ruleText = [...]string{
 	ruleAlignB:       "need the B pointer more aligned",
 	ruleLDA:          "need LDA more aligned",
 	ruleLDB:          "need LDB more aligned",
+	ruleAlignD:       "need D (its pointer and LDC) more aligned",
 	ruleKMultiple:    "need K to be a multiple of more",
 	ruleNoPack:       "copy operands that TMA reads as they are (their kernels without the copy run them)",
 	ruleIndexWidth:   "use 32-bit offsets, the problem needs 64",
@@ -111,10 +113,16 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 		return rj(ruleLDA, "LDA·%d = %d B not a multiple of %d", p.Types.In.Size(), p.LDA*p.Types.In.Size(), k.LDAlign)
 	case (p.LDB*p.Types.In.Size())%k.LDAlign != 0:
 		return rj(ruleLDB, "LDB·%d = %d B not a multiple of %d", p.Types.In.Size(), p.LDB*p.Types.In.Size(), k.LDAlign)
+	case k.DPtrAlign > 0 && uintptr(p.D)%uintptr(k.DPtrAlign) != 0:
+		return rj(ruleAlignD, "D pointer %#x not %d-byte aligned", uintptr(p.D), k.DPtrAlign)
+	case k.DLDAlign > 0 && (p.LDC*p.Types.Out.Size())%k.DLDAlign != 0:
+		return rj(ruleAlignD, "LDC·%d = %d B not a multiple of %d", p.Types.Out.Size(), p.LDC*p.Types.Out.Size(), k.DLDAlign)
 	case p.K%k.KMultiple != 0:
 		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
 	case p.K == 0 && k.TMA():
 		return rj(ruleKMultiple, "K = 0: a tensor map needs K ≥ 1 (the kernel loads through TMA)")
+	case k.TMAStore() && (p.M >= 1<<31 || p.N >= 1<<31):
+		return rj(ruleIndexWidth, "M = %d, N = %d: D's tensor map takes 32-bit coordinates (below 2^31)", p.M, p.N)
 	case k.IndexBits == 32 && p.elements() >= 1<<31:
 		return rj(ruleIndexWidth, "32-bit offsets, problem spans %d elements (≥ 2^31)", p.elements())
 	case k.Repack() && !needsPackAny(p):

@@ -348,8 +348,9 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 		}
 		for _, l := range pl.plannedLaunches() {
 			var err error
-			if l.fn == fnMain && k.TMA() {
-				err = e.ctx.LaunchTMA(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp, cuda.TMA{DType: k.In, BoxA: k.TMABox[0], BoxB: k.TMABox[1]})
+			if tm, ok := launchMaps(k); l.fn == fnMain && ok { // maps of A and B, and of D for a TMA-store kernel
+				err = e.ctx.LaunchTMA(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp,
+					cuda.TMA{DType: tm.in, BoxA: tm.boxA, BoxB: tm.boxB, Out: tm.out, BoxD: tm.boxD})
 			} else {
 				err = e.ctx.Launch(f[l.fn], l.grid, l.block, l.smemBytes, cs, &kp)
 			}

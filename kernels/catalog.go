@@ -79,6 +79,17 @@ type KernelSpec struct {
 	// 128-byte swizzle; see gemm_params.h); zero for other kernels. Such a
 	// kernel needs 16-byte aligned A and B and lda, ldb multiples of 16 bytes.
 	TMABox [2]int `json:"tma_box,omitempty"`
+	// TMAStoreBox is, for a kernel that stores D through the tensor memory
+	// accelerator, D's box {columns, rows} (gemm_params.h's tma_d, 128-byte
+	// swizzle); zero for other kernels. The launch then encodes tma_d
+	// beside tma_a and tma_b. Such a kernel loads through TMA too (TMABox
+	// set), writes a 16-bit D and needs DPtrAlign and DLDAlign ≥ 16 and M,
+	// N below 2^31.
+	TMAStoreBox [2]int `json:"tma_store_box,omitempty"`
+	// DPtrAlign is the byte alignment the kernel needs of D, DLDAlign of
+	// LDC·size(Out) (0: none; the register epilogues store any alignment).
+	DPtrAlign int `json:"d_ptr_align,omitempty"`
+	DLDAlign  int `json:"d_ld_align,omitempty"`
 	// Scalings are the e4m3 scaling modes the kernel applies (In = E4M3
 	// only; empty for 16-bit kernels).
 	Scalings []Scaling `json:"scalings,omitempty"`
@@ -197,6 +208,10 @@ func (k *KernelSpec) checkTypes() string {
 // TMA reports whether the kernel loads through tensor maps that the launch
 // must encode into Params.
 func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
+
+// TMAStore reports whether the kernel stores D through a tensor map (tma_d)
+// that the launch must encode into Params.
+func (k *KernelSpec) TMAStore() bool { return k.TMAStoreBox != [2]int{} }
 
 // StreamK reports whether the kernel is stream-K (Reduction ReduceStreamK):
 // its grid shares the k-tiles of all ⌈M/TileM⌉·⌈N/TileN⌉ tiles, and it
@@ -440,6 +455,13 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad("tma_box rows must be in [1, 256] (a tensor-map box dimension)")
 		case k.TMA() && !k.Repack() && (k.PtrAlign < 16 || k.LDAlign < 16):
 			return nil, bad("TMA kernels need ptr_align and ld_align of at least 16 (unless they repack their operands)")
+		case k.DPtrAlign < 0 || k.DLDAlign < 0 || k.DPtrAlign > 256 || k.DLDAlign > 256 ||
+			k.DPtrAlign > 0 && !powerOfTwo(k.DPtrAlign) || k.DLDAlign > 0 && !powerOfTwo(k.DLDAlign):
+			return nil, bad("d_ptr_align and d_ld_align must be 0 or powers of two, at most 256")
+		case k.TMAStore() && (k.TMAStoreBox[0] < 1 || k.TMAStoreBox[1] < 1 || k.TMAStoreBox[1] > 256 || k.TMAStoreBox[0]*k.Out.Size() > 128):
+			return nil, bad("tma_store_box must be {columns, rows}: at most 128 bytes of columns (the 128-byte swizzle), rows in [1, 256]")
+		case k.TMAStore() && (!k.TMA() || k.Repack() || k.Out.Size() != 2 || k.DPtrAlign < 16 || k.DLDAlign < 16):
+			return nil, bad("TMA-store kernels load through TMA (no repack), write 16-bit D and need d_ptr_align and d_ld_align of at least 16")
 		case k.Repack() && (!k.TMA() || k.In.Size() != 2):
 			return nil, bad("repack kernels are 16-bit TMA kernels")
 		case k.Cluster < 0 || k.Cluster > 2 || k.Cluster == 2 && !k.Persistent:

@@ -29,6 +29,10 @@ func TestNewCatalogErrors(t *testing.T) {
 	}
 	_, err := NewCatalog(manifest(valid()))
 	require.NoError(t, err)
+	ts := valid()
+	ts.TMABox, ts.TMAStoreBox, ts.DPtrAlign, ts.DLDAlign = [2]int{16, 64}, [2]int{64, 64}, 16, 16
+	_, err = NewCatalog(manifest(ts))
+	require.NoError(t, err, "a TMA-store kernel")
 	for _, ss := range [][]Scaling{{ScalingTensor}, {ScalingRow, ScalingTensor}, {ScalingBlock}} {
 		k := valid()
 		k.In, k.Scalings = E4M3, ss
@@ -69,6 +73,12 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"tma box too tall", func(k *KernelSpec) { k.TMABox = [2]int{64, 512} }, "tma_box rows must be in [1, 256]"},
 		{"cluster along N without a cluster", func(k *KernelSpec) { k.ClusterAlongN = true }, "cluster_along_n needs a cluster of 2"},
 		{"tma box with a small alignment", func(k *KernelSpec) { k.TMABox, k.LDAlign = [2]int{64, 64}, 2 }, "TMA kernels need ptr_align and ld_align"},
+		{"tma store without tma loads", func(k *KernelSpec) { k.TMAStoreBox, k.DPtrAlign, k.DLDAlign = [2]int{64, 64}, 16, 16 }, "TMA-store kernels load through TMA"},
+		{"tma store without D alignment", func(k *KernelSpec) { k.TMABox, k.TMAStoreBox, k.DPtrAlign = [2]int{64, 64}, [2]int{64, 64}, 16 }, "need d_ptr_align and d_ld_align of at least 16"},
+		{"tma store box wider than the swizzle", func(k *KernelSpec) {
+			k.TMABox, k.TMAStoreBox, k.DPtrAlign, k.DLDAlign = [2]int{64, 64}, [2]int{128, 64}, 16, 16
+		}, "at most 128 bytes of columns"},
+		{"D alignment not a power of two", func(k *KernelSpec) { k.DLDAlign = 24 }, "d_ptr_align and d_ld_align must be 0 or powers of two"},
 		{"no min_arch", func(k *KernelSpec) { k.MinArch = 0 }, "min_arch must be in [sm_80, sm_200]"},
 		{"max_arch below min_arch", func(k *KernelSpec) { k.MaxArch = SM80 }, "max_arch must be 0"},
 		{"absurd tile", func(k *KernelSpec) { k.TileK = 1 << 62 }, "at most 4096"},

@@ -35,6 +35,10 @@ type Params struct {
 	PackA, PackB            uintptr
 	PackLDA, PackLDB, PackK int64
 	Pad2                    [14]int32
+	// TMAD is the tensor map of D for kernels that store D through the
+	// tensor memory accelerator (KernelSpec.TMAStoreBox set); the launch
+	// encodes it. Zero for other kernels.
+	TMAD TensorMap
 }
 
 // StreamKFlags is how many flag words (Params.Flags) a stream-K launch may

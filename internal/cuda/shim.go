@@ -96,20 +96,36 @@ static CUresult gr_encode_kmajor(gr_tensor_map *map, int dtype, unsigned esize, 
   return gr_encode_tiled(map, dtype, 2, (void *)base, dims, strides, box, elem, 0, 3, 3, 0);
 }
 
+// gr_encode_d fills map with gemm_params.h's map of D: dims {n, m}, row
+// stride ldc elements of esize bytes, a box of box_cols x box_rows, 128-byte
+// swizzle (what ws_epilogue_tma.cuh's staging buffer holds), no L2
+// promotion, no fill (a store map: out-of-bounds elements are not written).
+static CUresult gr_encode_d(gr_tensor_map *map, int dtype, unsigned esize, void *base, int64_t n, int64_t m,
+                            int64_t ldc, unsigned box_cols, unsigned box_rows) {
+  cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m};
+  cuuint64_t strides[1] = {(cuuint64_t)ldc * esize};
+  unsigned box[2] = {box_cols, box_rows}, elem[2] = {1, 1};
+  return gr_encode_tiled(map, dtype, 2, base, dims, strides, box, elem, 0, 3, 0, 0);
+}
+
 // gr_launch_tma makes ctx current (the encoder, like the launch, fails
 // with CUDA_ERROR_INVALID_CONTEXT on a thread with none), encodes p's
-// tensor maps into its own copy of p, launches, and makes the caller's
-// context current again: no Go memory crosses, nothing is allocated.
+// tensor maps into its own copy of p (tma_d too when box_d_rows > 0),
+// launches, and makes the caller's context current again: no Go memory
+// crosses, nothing is allocated.
 static gr_result gr_launch_tma(CUcontext ctx, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned smem, CUstream s, gr_gemm_params p, int dtype,
-                               unsigned esize, unsigned box_a, unsigned box_b) {
+                               unsigned esize, unsigned box_a, unsigned box_b, int dtype_d, unsigned esize_d,
+                               unsigned box_d_cols, unsigned box_d_rows) {
   gr_result res = {CUDA_SUCCESS, CUDA_SUCCESS, 0};
   gr_entered e = gr_enter(ctx);
   if ((res.r = e.r) != CUDA_SUCCESS) return res;
   res.entered = 1;
   if ((res.r = gr_init_tma()) == CUDA_SUCCESS &&
       (res.r = gr_encode_kmajor(&p.tma_a, dtype, esize, p.a, p.k, p.m, p.lda, box_a)) == CUDA_SUCCESS &&
-      (res.r = gr_encode_kmajor(&p.tma_b, dtype, esize, p.b, p.k, p.n, p.ldb, box_b)) == CUDA_SUCCESS)
+      (res.r = gr_encode_kmajor(&p.tma_b, dtype, esize, p.b, p.k, p.n, p.ldb, box_b)) == CUDA_SUCCESS &&
+      (box_d_rows == 0 ||
+       (res.r = gr_encode_d(&p.tma_d, dtype_d, esize_d, p.d, p.n, p.m, p.ldc, box_d_cols, box_d_rows)) == CUDA_SUCCESS))
     res.r = gr_launch_raw(f, gx, gy, gz, bx, by, bz, smem, s, &p);
   res.restore = gr_leave(ctx, e.prev);
   return res;
@@ -267,10 +283,14 @@ func (c *Context) Launch(f Function, grid, block [3]uint32, smem int, s Stream, 
 
 // TMA describes the tensor maps a TMA kernel's launch encodes into its
 // parameters: the element type and the rows of A's and B's boxes
-// (kernels.KernelSpec.TMABox).
+// (kernels.KernelSpec.TMABox) and, for a kernel that stores D through TMA,
+// D's element type and box {columns, rows} (kernels.KernelSpec.TMAStoreBox;
+// zero: no map of D).
 type TMA struct {
 	DType      kernels.DType
 	BoxA, BoxB int
+	Out        kernels.DType
+	BoxD       [2]int
 }
 
 // tmaDType is the CUtensorMapDataType of an element type.
@@ -286,7 +306,8 @@ func tmaDType(d kernels.DType) C.int {
 
 // LaunchTMA is Launch for a kernel that loads through tensor maps: in one C
 // call it makes the context current (the encoder needs one as the launch
-// does), encodes p's maps of A and B (gemm_params.h) on the host, launches,
+// does), encodes p's maps of A and B (gemm_params.h) and, when t.BoxD is
+// set, of D on the host, launches,
 // and makes the caller's context current again. cuTensorMapEncodeTiled is
 // resolved at run time, so a build against CUDA 11 headers reaches it on a
 // CUDA 12 driver. It allocates nothing and is safe inside stream capture
@@ -295,5 +316,5 @@ func (c *Context) LaunchTMA(f Function, grid, block [3]uint32, smem int, s Strea
 	return inContext("cuTensorMapEncodeTiled/cuLaunchKernel", C.gr_launch_tma(c.raw, f.c(),
 		C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]), C.uint(block[0]), C.uint(block[1]), C.uint(block[2]),
 		C.uint(smem), s.c(), *(*C.gr_gemm_params)(unsafe.Pointer(p)), tmaDType(t.DType), C.uint(t.DType.Size()),
-		C.uint(t.BoxA), C.uint(t.BoxB)))
+		C.uint(t.BoxA), C.uint(t.BoxB), tmaDType(t.Out), C.uint(t.Out.Size()), C.uint(t.BoxD[0]), C.uint(t.BoxD[1])))
 }

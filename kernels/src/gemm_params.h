@@ -20,6 +20,15 @@
  * bounds — and such kernels take this struct as a __grid_constant__. Other
  * kernels ignore them.
  *
+ * tma_d is used only by kernels that store D through the tensor memory
+ * accelerator (the manifest's tma_store_box is set, {columns, rows}): the
+ * host encodes it per call as a 2-D map of D [M,N] in the output type — dims
+ * {N, M}, row stride ldc bytes·sizeof(TOut), a box of tma_store_box, the
+ * 128-byte swizzle — beside tma_a and tma_b; such kernels need D 16-byte
+ * aligned, ldc·sizeof(TOut) a multiple of 16 and M, N below 2^31 (the
+ * manifest's d_ptr_align, d_ld_align). It comes last, so that the other
+ * fields keep their offsets (and every other kernel its code).
+ *
  * flags are GR_STREAMK_FLAGS words, zero between launches, that stream-K
  * kernels (the manifest's reduction "stream_k") use as one semaphore per
  * block and consumer warpgroup; each kernel leaves them zero (the host zeroes
@@ -89,7 +98,8 @@ typedef struct gr_gemm_params {
   const void *pack_a;   /* repack: the operands as the caller passed them, see below */
   const void *pack_b;
   int64_t pack_lda, pack_ldb, pack_k;
-  int32_t pad2[14];     /* to the struct's 64-byte multiple (512 bytes) */
+  int32_t pad2[14];     /* to byte 512, where tma_d starts */
+  gr_tensor_map tma_d;  /* D [M,N], kernels that store D through TMA only (640 bytes in all) */
 } gr_gemm_params;
 
 #define GR_SCALE_FOLDED 0

@@ -178,6 +178,21 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -359,6 +374,21 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_f16_f16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }

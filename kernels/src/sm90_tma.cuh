@@ -1,6 +1,7 @@
 // sm90_tma.cuh — sm_90 asynchronous-copy primitives as inline PTX: shared
 // memory mbarriers (init, arrive, expect_tx, parity wait), the 2-D tensor
-// copy (cp.async.bulk.tensor) that completes on an mbarrier, elect-one,
+// copy (cp.async.bulk.tensor) that completes on an mbarrier, the 2-D tensor
+// store from shared memory (bulk async-groups), elect-one,
 // setmaxnreg (sm_90a), the fences they need, and the cluster barrier,
 // multicast copy and remote arrival that clusters of blocks use.
 //
@@ -110,6 +111,33 @@ __device__ __forceinline__ void tma_load_2d_hint(uint32_t dst, const gr_tensor_m
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(x), "r"(y), "l"(policy)
       : "memory");
+}
+
+// tma_store_2d copies the box at shared address src to the 2-D tensor
+// map's box at element coordinates (x inner, y outer), as a bulk async-group
+// operation of the calling thread (tma_store_commit closes the group). Box
+// elements outside the tensor are not written. The shared-memory writes it
+// reads must be made visible to the async proxy first (wgmma_sm90.cuh's
+// fence_proxy_async).
+__device__ __forceinline__ void tma_store_2d(const gr_tensor_map *map, uint32_t src, int32_t x, int32_t y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(src), "r"(x), "r"(y)
+               : "memory");
+}
+
+// tma_store_commit closes the calling thread's bulk async-group of the stores
+// issued since the last commit.
+__device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+
+// tma_store_wait_read<N> returns once at most N of the calling thread's bulk
+// async-groups still read their shared-memory source (the source may then
+// be written again); tma_store_wait<N> once at most N are incomplete.
+template <int N> __device__ __forceinline__ void tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+template <int N> __device__ __forceinline__ void tma_store_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 // elect_one is true in exactly one active lane of the warp.

@@ -80,8 +80,15 @@
 // needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
+// EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
+// stores D from registers as above; ws_epi_tma (non-swap, no ping-pong,
+// 16-bit) stages each consumer's 64 x BN part of D in shared memory (BM x BN
+// x 2 bytes after the ring's stages) and stores it by TMA through tma_d,
+// while the consumer goes on to its next tile (split_k > 1: the register
+// path for the partials).
 // Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b with BN/MC-row
-// boxes (the manifest's tma_box = {BM, BN/MC}).
+// boxes (the manifest's tma_box = {BM, BN/MC}); with ws_epi_tma, tma_d with
+// 64 x 64 boxes (the manifest's tma_store_box).
 //
 // Constraints (written into the manifest by the generator):
 //   A and B 16-byte aligned, lda and ldb multiples of 16 bytes, K a
@@ -96,6 +103,7 @@
 #include "sm90_tma.cuh"
 #include "wgmma_sm90.cuh"
 #include "ws_epilogue.cuh"
+#include "ws_epilogue_tma.cuh"
 #include "ws_ring.cuh"
 #include "ws_schedule.cuh"
 #include "ws_streamk.cuh"
@@ -104,7 +112,7 @@
 namespace gr {
 
 template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int KB = 1, bool PP = false,
-          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule>
+          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
@@ -123,6 +131,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
+  static_assert(!EPI::tma_store || (!SWAP && !PP && sizeof(T) == 2 && sizeof(TOut) == 2),
+                "TMA-stored D: non-swap, no ping-pong, 16-bit");
   constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
   __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES + 2];
@@ -205,6 +215,10 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   float acc[MW][NA][COLS / 2];
   float part[NP][PROMOTE ? COLS / 2 : 1];
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
+  // EPI::tma_store: this consumer's staging buffer for D, after the ring
+  const uint32_t staging = sb + STAGES * B_STAGE + c * EPI::template staging_bytes<TOut, COLS>;
+  if constexpr (EPI::tma_store)
+    if (tid == 0) tma_prefetch_map(&p.tma_d);
   int own = 0;
   ws_ring_pos<STAGES> pos;
   for (int64_t t = sched.first; t < sched.tiles; t += sched.blocks) {
@@ -321,10 +335,17 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     } else if constexpr (PP) {  // this consumer's whole tile: two 64-row blocks
       ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
       ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
+    } else if constexpr (EPI::tma_store) {  // staged, stored by TMA; split-K partials from registers
+      if (p.split_k > 1)
+        ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+      else
+        ws_epilogue_tma<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
     } else {
       ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
     }
   }
+  if constexpr (EPI::tma_store)
+    if (tid == 0) tma_store_wait<0>();  // this consumer's last stores are complete
   if constexpr (MC > 1) cluster_sync();  // the producer's
 }
 

@@ -43,10 +43,10 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED)                                   \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)                              \
   extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED>(p);                            \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
   }
 typedef __nv_bfloat16 bf16;
 #include "ws_instances_gen.h"
@@ -62,14 +62,15 @@ struct Inst {
   int nacc, kb, mc;
   bool sk;   // stream-K scheduler
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
+  bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int threads() const { return (rows() / 64 + 1) * 128; }
-  int smem() const { return stages * kb * (bm + bn) * 128 + 1024; }
+  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? bm * bn * 2 : 0); }
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED) \
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
-   std::string(#SCHED) == "gr::ws_schedule_n"},
+   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -112,6 +113,22 @@ static void encode_kmajor(gr_tensor_map *map, bool f16, const void *base, int64_
                           unsigned box_rows) {
   encode_kmajor(map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, k, rows, ld, box_rows);
 }
+
+// encode_d: D [M,N] (internal/cuda/shim.go's gr_encode_d): dims {n, m}, row
+// stride ldc elements, a box of 64 x 64, 128-byte swizzle, for gr::ws_epi_tma.
+static void encode_d(gr_tensor_map *map, bool f16, void *base, int64_t n, int64_t m, int64_t ldc) {
+  cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m}, strides[1] = {(cuuint64_t)ldc * 2};
+  cuuint32_t box[2] = {64, 64}, elem[2] = {1, 1};
+  CUresult r = encode((CUtensorMap *)map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base,
+                      dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    fprintf(stderr, "cuTensorMapEncodeTiled (D): %d (n %lld m %lld ldc %lld)\n", r, (long long)n, (long long)m, (long long)ldc);
+    exit(2);
+  }
+}
+// d_ok: what TMA needs of D for a ts instance (16-byte aligned D and ldc·2).
+static bool d_ok(const void *d, int64_t ldc) { return ((uintptr_t)d & 15) == 0 && (ldc * 2) % 16 == 0; }
 
 // ---- cuBLAS (dlopen) ---------------------------------------------------------
 typedef int (*cublasCreate_t)(void **);
@@ -172,6 +189,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   // MC: each block loads a part of the shared box (A's along N, else B's)
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
+  if (in.ts) encode_d(&p.tma_d, in.f16, p.d, p.n, p.m, p.ldc);
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
@@ -285,6 +303,11 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   int fails = 0;
   for (auto &in : insts) {
     if (in.f16 != f16 || !selected(in.name)) continue;
+    if (in.ts && !d_ok(b.d, sh.ldc)) {  // the planner's d_ptr_align / d_ld_align rule it out
+      printf("SKIP %-26s M=%lld N=%lld ldc=%lld: TMA-stored D needs ldc·2 a multiple of 16\n", in.name, (long long)sh.m,
+             (long long)sh.n, (long long)sh.ldc);
+      continue;
+    }
     for (int pers = 0; pers < (persistent_too && !in.sk ? 2 : 1); ++pers) {
       gr_gemm_params p{};
       p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;

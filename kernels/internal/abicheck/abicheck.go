@@ -18,13 +18,13 @@ package abicheck
 //   offsetof(gr_gemm_params, scale_b), offsetof(gr_gemm_params, scaling), offsetof(gr_gemm_params, pad3),
 //   offsetof(gr_gemm_params, flags), offsetof(gr_gemm_params, pack_a), offsetof(gr_gemm_params, pack_b),
 //   offsetof(gr_gemm_params, pack_lda), offsetof(gr_gemm_params, pack_ldb), offsetof(gr_gemm_params, pack_k),
-//   offsetof(gr_gemm_params, pad2)};
+//   offsetof(gr_gemm_params, pad2), offsetof(gr_gemm_params, tma_d)};
 // static size_t gr_offset(int i) { return gr_offsets[i]; }
 // static int gr_streamk_flags(void) { return GR_STREAMK_FLAGS; }
 import "C"
 
 // Fields is the number of fields of gr_gemm_params.
-const Fields = 31
+const Fields = 32
 
 // Size is sizeof(gr_gemm_params).
 func Size() uintptr { return uintptr(C.sizeof_gr_gemm_params) }

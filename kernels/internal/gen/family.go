@@ -84,7 +84,16 @@ type family struct {
 	// repackKernel writes (KernelSpec.RepackKernel); their instances are
 	// element-aligned (tile.aligned false) though they load through TMA.
 	repack bool
+	// tmaStore: the family's kernels stage D in shared memory and store it
+	// through gemm_params.h's tma_d (ws_epilogue_tma.cuh's ws_epi_tma) in
+	// boxes of tmaStoreBox {columns, rows}: the manifest's tma_store_box,
+	// and d_ptr_align, d_ld_align 16 (what TMA needs of D).
+	tmaStore bool
 }
+
+// tmaStoreBox is ws_epi_tma's box of D: 64 columns (128 bytes of 16-bit
+// elements, the 128-byte swizzle's span) by 64 rows (a consumer's rows).
+var tmaStoreBox = [2]int{64, 64}
 
 // rowScalings are the modes a kernel that scales its accumulator before
 // the epilogue applies (scales.cuh: per-tensor device scalars or folded
@@ -154,7 +163,8 @@ type kernelArgs interface {
 // families is every family the generator knows, in the order of the README's
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
-	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128}
+	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -436,6 +446,34 @@ var wsWGMMAMC2N = func() family {
 	return f
 }()
 
+// wsWGMMATS, wsWGMMAMC2TS and wsWGMMAMC2NTS: ws_wgmma, ws_wgmma_mc2 and
+// ws_wgmma_mc2n with the TMA-store epilogue (EPI = gr::ws_epi_tma, issue 17
+// item 2): each consumer stages its 64 x BN part of D in shared memory and
+// one thread stores it by TMA while the consumer goes on to its next tile.
+// On the H200 (docs/perf/2026-12-02-h200-c, call 1) ncu finds our register
+// epilogue's stores "50 % excessive sectors" and cuBLAS's nvjet kernels,
+// which stage D, run the tensor pipe at 83–93 % against our 70–81 %. The
+// staging buffer (BM·BN·2 bytes) costs a ring stage or two. ws_wgmma_ts is
+// persistent (the overlap needs several tiles a block). Experimental: not
+// yet run; the models are their register twins'.
+var (
+	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, nil), true)
+	wsWGMMAMC2TS  = wsTMAStore(wsMulticast(wsFamily("ws_wgmma_mc2_ts", wsWGMMAMC2.model, nil)), true)
+	wsWGMMAMC2NTS = func() family {
+		f := wsWGMMAMC2N
+		f.name = "ws_wgmma_mc2n_ts"
+		return wsTMAStore(f, true)
+	}()
+)
+
+// wsTMAStore makes f a family whose kernels store D through TMA, with the
+// staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
+func wsTMAStore(f family, persistent bool) family {
+	f.tmaStore, f.persistent = true, f.persistent || persistent
+	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
+	return f
+}
+
 // wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
 // stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
 // of all tiles evenly, split tiles summed in the kernel in a fixed order —
@@ -520,10 +558,17 @@ type wsWGMMAArgs struct {
 	swap, fp8, b128, pp bool
 	mc2, sk, rp         bool
 	mc2n                bool // clusters of two along N, sharing A
+	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.ts && a.mc2n:
+		return &wsWGMMAMC2NTS
+	case a.ts && a.mc2:
+		return &wsWGMMAMC2TS
+	case a.ts:
+		return &wsWGMMATS
 	case a.rp && a.sk && a.swap:
 		return &wsWGMMASwapSKRP
 	case a.rp && a.sk:
@@ -590,6 +635,11 @@ func (a wsWGMMAArgs) values() []any {
 		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
 	case a.mc2n:
 		v = append(v, "gr::ws_schedule_n")
+	case a.ts:
+		v = append(v, "gr::ws_schedule") // named, for the epilogue policy after it
+	}
+	if a.ts {
+		v = append(v, "gr::ws_epi_tma") // the epilogue policy (default gr::ws_epi_reg)
 	}
 	return v
 }
@@ -617,6 +667,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
+	case a.ts && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bn%64 != 0):
+		return errors.New("TMA-stored D: 16-bit, no swap, ping-pong, stream-K, repack or block scales, BN a multiple of the 64-column box")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}

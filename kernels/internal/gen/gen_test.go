@@ -142,6 +142,10 @@ func TestArgsChecks(t *testing.T) {
 		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                        // no registers to promote
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true},              // ping-pong cannot promote
 		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
+		wsWGMMAArgs{bm: 32, bn: 128, stages: 4, kb: 1, swap: true, ts: true},              // TMA store of a transposed tile
+		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true},               // TMA store in ping-pong
+		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, fp8: true, ts: true},              // e4m3 (not yet)
+		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1, ts: true},                          // BN not whole 64-column boxes
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
@@ -212,7 +216,19 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, box, k.TMABox, name)
 		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)
 		require.Equal(t, a.mc2n, k.ClusterAlongN, name)
-		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024, k.SmemBytes, name)
+		staging := 0
+		if a.ts { // D's staging buffer: BM x BN 16-bit elements after the ring
+			staging = a.bm * a.bn * 2
+			require.Equal(t, [2]int{64, 64}, k.TMAStoreBox, name)
+			require.Equal(t, [2]int{16, 16}, [2]int{k.DPtrAlign, k.DLDAlign}, name)
+			require.True(t, k.Persistent && k.Experimental, name)
+			require.Contains(t, string(cu), "gr::ws_epi_tma>(p); }", name)
+			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<", name))
+		} else {
+			require.Zero(t, k.TMAStoreBox, name)
+			require.Zero(t, k.DPtrAlign+k.DLDAlign, name)
+		}
+		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024+staging, k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
 		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
 		elem := in.in.Size()
@@ -242,6 +258,12 @@ func TestWSInstances(t *testing.T) {
 		seen8[a.fp8 && a.b128]++
 	}
 	require.NotZero(t, seen8[true], "ws_wgmma b128 instances")
+	// the TMA-store kernels are named by their family (_ts), and the name says the spec
+	for _, in := range list {
+		if a, ok := in.args.(wsWGMMAArgs); ok {
+			require.Equal(t, a.ts, strings.HasSuffix(a.family().name, "_ts"), in.suffix())
+		}
+	}
 	require.NotZero(t, seen[false], "ws_wgmma instances")
 	require.NotZero(t, seen[true], "ws_wgmma_swap instances")
 }

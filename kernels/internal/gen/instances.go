@@ -152,6 +152,15 @@ func instanceList() []instance {
 		experimental(wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
 		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2})
 		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, sk: true})
+		// ws_wgmma_ts, ws_wgmma_mc2_ts and ws_wgmma_mc2n_ts: the large-M tiles
+		// with D staged in shared memory and stored by TMA (issue 17 item 2;
+		// experimental, not yet run). The staging buffer takes BM·BN·2 bytes
+		// of the 227 KiB: 128x256 keeps 3 stages (209 KiB), 128x192 4.
+		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mc2: true})
+		}
+		experimental(wsWGMMAArgs{bm: 128, bn: 256, stages: 3, kb: 1, ts: true, mc2n: true})
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
 		// above, on the repack kernel's copies (experimental, not yet run).
 		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {
@@ -346,6 +355,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	if f.tmaBox != nil {
 		k.TMABox = f.tmaBox(t)
+	}
+	if f.tmaStore {
+		k.TMAStoreBox, k.DPtrAlign, k.DLDAlign = tmaStoreBox, 16, 16
 	}
 	if in.in == kernels.E4M3 {
 		k.Scalings = f.scalings

@@ -1,0 +1,128 @@
+// ws_epilogue_tma.cuh — ws_wgmma's epilogue policies (its EPI argument) and
+// the epilogue that stores D through the tensor memory accelerator.
+//
+// ws_epi_reg (the default): ws_epilogue.cuh's register epilogue, every
+// thread storing its accumulator pairs to D (a warp store covers 16 bytes
+// of each of 8 rows: half of every 32-byte sector it touches is another
+// warp's, "50 % excessive sectors" in ncu).
+//
+// ws_epi_tma (non-swap, no ping-pong, 16-bit D): with split_k == 1 a
+// consumer warpgroup applies alpha, beta·C and bias in registers with
+// ws_epilogue_mn's arithmetic (the same expressions, so the same bits;
+// C and bias loads predicated at the tails, rows past M computed but not
+// stored), converts to TOut and writes its 64 x COLS part of D into a
+// shared-memory staging buffer of its own, laid out as COLS/64 boxes of
+// 64 rows x 64 columns (128 bytes a row, 8 KB a box) in the 128-byte
+// swizzle that tma_d's map names: 16-byte chunk j of row r at chunk
+// j ^ (r % 8). A warp's 4-byte stores of one column pair then cover 8
+// rows x 16 bytes with every bank once (no conflicts), and the box's rows
+// go out as whole 128-byte lines. Then fence.proxy.async (the generic
+// writes before the copy engine reads), a named barrier over the
+// warpgroup, and one thread issues the COLS/64 tensor stores and commits
+// them as one bulk group; TMA clips rows past M and columns past N, so the
+// tails need no other path. The consumer goes on to its next tile's main
+// loop while the stores run; before it writes the staging buffer again
+// its thread 0 waits until the group has been read
+// (cp.async.bulk.wait_group.read 0) and the warpgroup passes the named
+// barrier; before the kernel exits thread 0 waits for the group to complete
+// (wait_group 0). With split_k > 1 the fp32 partials take the register
+// path (ws_epilogue_mn). Staging: 64·COLS·2 bytes per consumer after the
+// ring's stages (1024-aligned, as the swizzle needs), which the manifest's
+// smem_bytes counts.
+#pragma once
+#include <type_traits>
+#include "sm90_tma.cuh"
+#include "wgmma_sm90.cuh"
+#include "ws_epilogue.cuh"
+#include "ws_streamk.cuh"
+
+namespace gr {
+
+// ws_epi_reg: the register epilogue (ws_epilogue_mn / ws_epilogue_nm).
+struct ws_epi_reg {
+  static constexpr bool tma_store = false;
+  template <typename TOut, int COLS> static constexpr uint32_t staging_bytes = 0;  // per consumer
+};
+
+// ws_epi_tma: D staged through shared memory and stored by TMA (tma_d).
+struct ws_epi_tma {
+  static constexpr bool tma_store = true;
+  static constexpr int box_cols = 64, box_rows = 64;  // tma_d's box (gemm_params.h)
+  template <typename TOut, int COLS> static constexpr uint32_t staging_bytes = 64 * COLS * sizeof(TOut);
+};
+
+// ws_epilogue_tma stores a consumer warpgroup's 64 x COLS accumulator d
+// (wgmma layout) to D[m0…m0+63][n0…n0+COLS−1] through the staging buffer at
+// shared address stage (see above). lr is the thread's first accumulator row
+// within the 64 (warp·16 + lane/4), q its column pair in each 8 (lane % 4), c
+// the consumer (named barrier 1 + c), tid its thread in the warpgroup.
+// split_k == 1 only.
+template <typename TOut, int COLS>
+__device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const float (&d)[COLS / 2], int64_t m0,
+                                                int64_t n0, int lr, int q, uint32_t stage, int c, int tid) {
+  static_assert(sizeof(TOut) == 2 && COLS % 64 == 0, "16-bit D in boxes of 64 columns");
+  using P = typename pair_of<TOut>::type;
+  if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
+  ws_bar_sync(c);
+  const int64_t nq = n0 + 2 * q;  // this thread's first column
+  auto rows = [&](auto plain) {
+    const float alpha = p.alpha, beta = p.beta;
+    const bool vc = ((uintptr_t)p.c & 3) == 0 && (p.ldc & 1) == 0, vb = ((uintptr_t)p.bias & 3) == 0;
+    const TOut *bias = reinterpret_cast<const TOut *>(p.bias) + nq;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = lr + 8 * h;  // row within the 64; r % 8 == lr % 8
+      const int64_t m = m0 + r;
+      const bool mok = m < p.m;
+      const TOut *cr = reinterpret_cast<const TOut *>(p.c) + m * p.ldc + nq;
+      const uint32_t row = stage + r * 128 + 4 * q;
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i) {
+        float v0 = alpha * d[4 * i + 2 * h], v1 = alpha * d[4 * i + 2 * h + 1];
+        if (!decltype(plain)::value) {
+          const int64_t n = nq + 8 * i;
+          const bool pair = n + 1 < p.n, one = n < p.n;
+          if (beta != 0.f) {
+            float2 cv = make_float2(0.f, 0.f);  // rows past M, columns past N: not stored
+            if (mok && pair && vc)
+              cv = to_f32x2(*reinterpret_cast<const P *>(cr + 8 * i));
+            else if (mok) {
+              if (one) cv.x = to_f32(cr[8 * i]);
+              if (pair) cv.y = to_f32(cr[8 * i + 1]);
+            }
+            v0 += beta * cv.x, v1 += beta * cv.y;
+          }
+          if (p.bias) {
+            float2 b = make_float2(0.f, 0.f);
+            if (pair && vb)
+              b = to_f32x2(*reinterpret_cast<const P *>(bias + 8 * i));
+            else {
+              if (one) b.x = to_f32(bias[8 * i]);
+              if (pair) b.y = to_f32(bias[8 * i + 1]);
+            }
+            v0 += b.x, v1 += b.y;
+          }
+        }
+        const P v = pair_of<TOut>::from(v0, v1);
+        // box i / 8, chunk i % 8 of the row, swizzled by the row's r % 8
+        const uint32_t at = row + (i / 8) * (64 * 128) + (((i % 8) ^ (lr % 8)) * 16);
+        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at), "r"(*reinterpret_cast<const uint32_t *>(&v)) : "memory");
+      }
+    }
+  };
+  if (p.beta == 0.f && !p.bias)
+    rows(std::true_type{});
+  else
+    rows(std::false_type{});
+  fence_proxy_async();  // each thread's writes, before the copy engine reads them
+  ws_bar_sync(c);
+  if (tid == 0) {
+    if (m0 < p.m)  // a multicast cluster's last M tile may lie past M
+#pragma unroll
+      for (int b = 0; b < COLS / 64; ++b)
+        if (n0 + 64 * b < p.n) tma_store_2d(&p.tma_d, stage + b * (64 * 128), (int32_t)(n0 + 64 * b), (int32_t)m0);
+    tma_store_commit();
+  }
+}
+
+}  // namespace gr
