@@ -15,9 +15,17 @@ cd "$(dirname "$0")/.."
 GEN=${GEN:-go run -tags nocuda ./kernels/internal/gen}
 NVCC=${NVCC:-nvcc}
 ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
+# nvcc 12.4 compressed the sm90 image's machine code once it grew past 292
+# kernels, and Digests reads uncompressed machine code only: an image
+# without PTX is built with --no-compress where nvcc has it (12.4+). The
+# sm80 image keeps nvcc's default (its PTX compressed, its SASS not).
+nocompress=""
+if $NVCC --help 2>/dev/null | grep -q -- '--no-compress'; then nocompress="--no-compress"; fi
 pids=()
 while read -r file tag flags; do
-  ( $NVCC $flags -DGR_ARCH="$tag" -I kernels/src -o "kernels/images/$file" kernels/src/instances_gen.cu \
+  extra=""
+  case "$flags" in *code=compute_*) ;; *) extra=$nocompress ;; esac
+  ( $NVCC $flags $extra -DGR_ARCH="$tag" -I kernels/src -o "kernels/images/$file" kernels/src/instances_gen.cu \
       >"${LOGDIR:-/tmp}/ptxas-$tag.log" 2>&1 || { cat "${LOGDIR:-/tmp}/ptxas-$tag.log"; exit 1; } ) &
   pids+=($!)
 done < <($GEN -images)

@@ -76,7 +76,7 @@ func Digests(fatbin []byte) (map[string]string, error) {
 		}
 		if kind == fatbinKindELF {
 			if flags&fatbinCompressed != 0 {
-				return nil, fmt.Errorf("%w: entry at byte %d (sm_%d): compressed machine code, which Digests does not read: build without -Xfatbin=-compress-all (nvcc compresses only PTX by default)", ErrFatbin, off, arch)
+				return nil, fmt.Errorf("%w: entry at byte %d (sm_%d): compressed machine code, which Digests does not read: build with --no-compress (kernels/build.sh does for images without PTX: nvcc 12.4 compresses a large image's machine code)", ErrFatbin, off, arch)
 			}
 			if err := digestELF(e[hdr:hdr+n], arch, hashes); err != nil {
 				return nil, fmt.Errorf("%w: entry at byte %d (sm_%d): %w", ErrFatbin, off, arch, err)
