@@ -74,10 +74,35 @@ template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis 
     }
     return ws_k_tiles<BK>(p.k, splits, kps, z, kb);
   }
+  // kstep is the K distance between consecutive k-tiles: k-tile kt of a
+  // work item starts at kb + kt·BK (a compile-time constant).
+  __device__ __forceinline__ static constexpr int kstep() { return BK; }
   // fixup: every tile is whole (split-K partials go out by the epilogue).
   template <int COLS, int CONSUMERS>
   __device__ __forceinline__ bool fixup(const gr_gemm_params &, int64_t, float (&)[COLS / 2], int, int) const {
     return true;
+  }
+};
+
+// ws_schedule_il is ws_schedule (no clusters) with interleaved split-K:
+// the same tiles, grids and workspace partials, but split z of S takes
+// k-tiles z, z + S, z + 2S, … of the tile's T = ceil(K/BK) k-tiles,
+// ceil((T − z)/S) of them (none if z ≥ T), from kb = z·BK in steps of
+// kstep() = S·BK; the last one's K tail arrives zero-filled. So the S blocks
+// of one tile read adjacent 128-byte pieces of the same weight rows at about
+// the same time, not S distant K ranges. k_per_split is not read (the
+// planner's value, a multiple of BK, stays valid and unused); with S = 1
+// the walk is ws_schedule's.
+template <int BM, int BN, int BK, int MC> struct ws_schedule_il : ws_schedule_axis<BM, BN, BK, MC, false> {
+  static_assert(MC == 1, "interleaved split-K: no clusters");
+  using base = ws_schedule_axis<BM, BN, BK, MC, false>;
+  __device__ __forceinline__ explicit ws_schedule_il(const gr_gemm_params &p) : base(p) {}
+  __device__ __forceinline__ int kstep() const { return this->splits * BK; }
+  __device__ __forceinline__ int work(const gr_gemm_params &p, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    ws_tile((uint32_t)t, (uint32_t)this->mt, (uint32_t)this->nt, tm, tn, z);
+    const int64_t kt = (p.k + BK - 1) / BK;
+    kb = (int64_t)z * BK;
+    return z < kt ? (int)((kt - z + this->splits - 1) / this->splits) : 0;
   }
 };
 

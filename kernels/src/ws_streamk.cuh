@@ -88,6 +88,8 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
     kb = k0 * BK;
     return (int)(k1 - k0);
   }
+  // kstep: a segment's k-tiles are consecutive.
+  __device__ __forceinline__ static constexpr int kstep() { return BK; }
   // fixup is consumer warpgroup c's part of segment t's reduction, thread tid
   // of it holding d (its COLS/2 accumulator registers): WS_PART stores d to
   // the block's slot and sets the flag (false: no epilogue); WS_FIX adds the

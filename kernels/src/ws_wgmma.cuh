@@ -68,13 +68,18 @@
 // tile a block; a persistent grid (one block per SM) walks several, and the
 // producer then loads the next tile's stages while the consumers run the
 // epilogue. The ring's stage and parity (ws_ring.cuh) run on across tiles.
-// SCHED is the tile scheduler policy: ws_schedule (above) or ws_stream_k
+// SCHED is the tile scheduler policy: ws_schedule (above), ws_schedule_il
+// (ws_schedule.cuh: the same tiles and grids, but split z of S takes
+// k-tiles z, z + S, z + 2S, … of the whole K) or ws_stream_k
 // (ws_streamk.cuh: the blocks of a persistent grid share all tiles'
 // k-tiles evenly; a segment that covers part of a tile leaves its fp32
 // accumulator in the workspace for the block that finishes the tile, which
-// adds them in a fixed order before its epilogue). Both walk cursors
+// adds them in a fixed order before its epilogue). All walk cursors
 // t = first, first + blocks, … below tiles; work(t) gives the t-th item's
-// tile, K range and k-tiles (the stream-K walk's items are segments).
+// tile, first K offset kb and k-tiles (the stream-K walk's items are
+// segments), and kstep() the K distance between consecutive k-tiles: BK,
+// a compile-time constant, except ws_schedule_il's S·BK. k-tile kt of an
+// item starts at kb + kt·kstep().
 //
 // Block: (C + 1) × 128 threads, __launch_bounds__(threads, 1) (setmaxnreg
 // needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
@@ -182,7 +187,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
 #pragma unroll
         for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
-          const int32_t k = (int32_t)(kb + kt * BK + j * EB);
+          const int32_t k = (int32_t)(kb + kt * sched.kstep() + j * EB);
           if constexpr (SHARE_A)  // rows crank·BM/MC… of A's box, into every block of the cluster
             tma_load_2d_multicast(sa + s * A_STAGE + j * A_BOX + sched.crank * A_PART, &p.tma_a, full + 8 * s, k,
                                   (int32_t)(tm * BM + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
@@ -250,7 +255,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       // B128: this k-block's scale of element 4i + 2h + b is sr[h]·sq[2i + b]
       float sr[2], sq[B128 ? COLS / 4 : 1];
       if constexpr (B128) {
-        const int64_t kbi = (kb + (int64_t)kt * BK) / GR_SCALE_BLOCK_K;
+        const int64_t kbi = (kb + (int64_t)kt * sched.kstep()) / GR_SCALE_BLOCK_K;
 #pragma unroll
         for (int h = 0; h < 2; ++h)
           sr[h] = SWAP ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);

@@ -80,6 +80,13 @@ type family struct {
 	// split tiles themselves (KernelSpec.Reduction stream_k; persistent,
 	// maxSplitK 1).
 	streamK bool
+	// interleavedSplitK: split z of S takes k-tiles z, z + S, z + 2S, … of
+	// the whole K (ws_schedule_il), not the contiguous K range [z·kps,
+	// (z+1)·kps). The launch is the same (split_k partials in the workspace,
+	// splitkReduce); the kernel reads split_k only and ignores k_per_split,
+	// so the manifest and the planner need nothing more (any split_k ≤
+	// maxSplitK; a split past the k-tiles writes zero partials).
+	interleavedSplitK bool
 	// repack: the family's kernels run on copies of A and B that
 	// repackKernel writes (KernelSpec.RepackKernel); their instances are
 	// element-aligned (tile.aligned false) though they load through TMA.
@@ -164,7 +171,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMAIL}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -487,6 +494,18 @@ var (
 	wsWGMMASwapSK = wsStreamK(wsFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
 )
 
+// wsWGMMAIL: ws_wgmma under ws_schedule_il (interleaved split-K): split z
+// of S reads k-tiles z, z + S, …, so the S blocks of a tile read adjacent
+// 128-byte pieces of the same weight rows together, where contiguous splits
+// read S distant K ranges (qkv N = 6144, K = 4096, M = 128 on the H200: 128x96
+// split 2 took 22 µs against 17.1 unsplit for 64x96, cuBLAS 15.9).
+// Experimental: not yet run; the model is ws_wgmma's.
+var wsWGMMAIL = func() family {
+	f := wsFamily("ws_wgmma_il", wsModel, nil)
+	f.interleavedSplitK = true
+	return f
+}()
+
 // wsWGMMARP, wsWGMMASwapRP, wsWGMMASKRP and wsWGMMASwapSKRP: the same
 // kernels for problems whose pointers, leading dimensions or K rule out TMA
 // (N = 769, K = 5125 ran on the cp.async kernels at 0.52–0.81 of cuBLAS on
@@ -559,10 +578,13 @@ type wsWGMMAArgs struct {
 	mc2, sk, rp         bool
 	mc2n                bool // clusters of two along N, sharing A
 	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
+	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.il:
+		return &wsWGMMAIL
 	case a.ts && a.mc2n:
 		return &wsWGMMAMC2NTS
 	case a.ts && a.mc2:
@@ -633,6 +655,8 @@ func (a wsWGMMAArgs) values() []any {
 	switch {
 	case a.sk:
 		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
+	case a.il:
+		v = append(v, "gr::ws_schedule_il")
 	case a.mc2n:
 		v = append(v, "gr::ws_schedule_n")
 	case a.ts:
@@ -669,6 +693,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
 	case a.ts && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bn%64 != 0):
 		return errors.New("TMA-stored D: 16-bit, no swap, ping-pong, stream-K, repack or block scales, BN a multiple of the 64-column box")
+	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
+		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}

@@ -246,6 +246,17 @@ func TestWSInstances(t *testing.T) {
 		} else {
 			require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
 		}
+		// interleaved split-K: the split-K kernels' launch (workspace, split
+		// factor, dispatch grid), the family's descriptor says so, and the
+		// wrapper names gr::ws_schedule_il
+		require.Equal(t, a.il, a.family().interleavedSplitK, name)
+		require.Equal(t, a.il, strings.HasPrefix(name, "ws_wgmma_il_"), name)
+		if a.il {
+			require.Equal(t, [3]any{kernels.ReduceWorkspace, 16, false}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
+			require.True(t, k.Experimental, name)
+			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }",
+				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages), name)
+		}
 		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1)%s GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, in.clusterDims(), name))
 		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)
 		if in.in == kernels.E4M3 {
@@ -264,6 +275,13 @@ func TestWSInstances(t *testing.T) {
 			require.Equal(t, a.ts, strings.HasSuffix(a.family().name, "_ts"), in.suffix())
 		}
 	}
+	il := 0
+	for _, in := range list {
+		if a, ok := in.args.(wsWGMMAArgs); ok && a.il {
+			il++
+		}
+	}
+	require.Equal(t, 4, il, "ws_wgmma_il: 128x96 and 128x64, bf16 and f16")
 	require.NotZero(t, seen[false], "ws_wgmma instances")
 	require.NotZero(t, seen[true], "ws_wgmma_swap instances")
 }

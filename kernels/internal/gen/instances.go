@@ -161,6 +161,12 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mc2: true})
 		}
 		experimental(wsWGMMAArgs{bm: 128, bn: 256, stages: 3, kb: 1, ts: true, mc2n: true})
+		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
+		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
+		// more blocks than tiles (experimental, not yet run).
+		for _, c := range [][3]int{{128, 96, 7}, {128, 64, 8}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, il: true})
+		}
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
 		// above, on the repack kernel's copies (experimental, not yet run).
 		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {

@@ -270,7 +270,7 @@ func kbenchInstances() ([]byte, error) {
 			}
 			fmt.Fprintf(&b, " \\\n  X(%s, %s, %s", in.suffix(), cuType[in.in], cuType[in.out])
 			v := a.values()
-			if !a.sk && !a.mc2n && !a.ts {
+			if !a.sk && !a.mc2n && !a.ts && !a.il {
 				v = append(v, "gr::ws_schedule") // the default scheduler, named: every entry has SCHED
 			}
 			if !a.ts {
