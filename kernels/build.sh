@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GEN=${GEN:-go run -tags nocuda ./kernels/internal/gen}
 NVCC=${NVCC:-nvcc}
+mkdir -p "${LOGDIR:-/tmp}"
 ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
 # nvcc 12.4 compressed the sm90 image's machine code once it grew past 292
 # kernels, and Digests reads uncompressed machine code only: an image
