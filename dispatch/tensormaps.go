@@ -19,9 +19,5 @@ func launchMaps(k *kernels.KernelSpec) (tensorMaps, bool) {
 	if !k.TMA() {
 		return tensorMaps{}, false
 	}
-	m := tensorMaps{in: k.In, out: k.Out, boxA: k.TMABox[0], boxB: k.TMABox[1]}
-	if k.TMAStore() {
-		m.boxD = k.TMAStoreBox
-	}
-	return m, true
+	return tensorMaps{in: k.In, out: k.Out, boxA: k.TMABox[0], boxB: k.TMABox[1], boxD: k.TMAStoreBox}, true
 }
