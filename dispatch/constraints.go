@@ -24,7 +24,7 @@ const (
 	ruleAlignB                       // B's pointer likewise
 	ruleLDA                          // LDA·size not a multiple of the kernel's row alignment
 	ruleLDB                          // LDB·size likewise
-	ruleAlignD                       // D's pointer or LDC·size less aligned than the kernel stores D (TMA store)
+	ruleAlignD                       // D's pointer, LDC·size or N·size less aligned than the kernel stores D (TMA store)
 	ruleKMultiple                    // K not a multiple of what the kernel steps by
 	ruleNoPack                       // a repack kernel, for operands TMA reads as they are
 	ruleIndexWidth                   // 32-bit offsets, problem of 2^31 elements or more
@@ -44,7 +44,7 @@ var ruleText = [...]string{
 	ruleAlignB:       "need the B pointer more aligned",
 	ruleLDA:          "need LDA more aligned",
 	ruleLDB:          "need LDB more aligned",
-	ruleAlignD:       "need D (its pointer and LDC) more aligned",
+	ruleAlignD:       "need D (its pointer, LDC and N) more aligned",
 	ruleKMultiple:    "need K to be a multiple of more",
 	ruleNoPack:       "copy operands that TMA reads as they are (their kernels without the copy run them)",
 	ruleIndexWidth:   "use 32-bit offsets, the problem needs 64",
@@ -117,6 +117,11 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 		return rj(ruleAlignD, "D pointer %#x not %d-byte aligned", uintptr(p.D), k.DPtrAlign)
 	case k.DLDAlign > 0 && (p.LDC*p.Types.Out.Size())%k.DLDAlign != 0:
 		return rj(ruleAlignD, "LDC·%d = %d B not a multiple of %d", p.Types.Out.Size(), p.LDC*p.Types.Out.Size(), k.DLDAlign)
+	case k.DLDAlign > 0 && (p.N*p.Types.Out.Size())%k.DLDAlign != 0:
+		// A TMA store writes whole 16-byte pieces of a row: on the H200 a
+		// store map of N = 130 bf16 columns wrote columns 130…135 too.
+		return rj(ruleAlignD, "N·%d = %d B not a multiple of %d (the store writes a row's last %d-byte piece whole)",
+			p.Types.Out.Size(), p.N*p.Types.Out.Size(), k.DLDAlign, k.DLDAlign)
 	case p.K%k.KMultiple != 0:
 		return rj(ruleKMultiple, "K = %d not a multiple of %d", p.K, k.KMultiple)
 	case p.K == 0 && k.TMA():

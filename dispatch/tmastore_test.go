@@ -51,7 +51,7 @@ func TestTMAStoreManifest(t *testing.T) {
 }
 
 // The constraint filter rejects a TMA-store kernel for a D that TMA cannot
-// store (a pointer or pitch not a multiple of 16 bytes, M or N of 2^31) and
+// store (a pointer, pitch or row not a multiple of 16 bytes, M or N of 2^31) and
 // its register twin takes every such D.
 func TestTMAStoreConstraints(t *testing.T) {
 	cat, err := DefaultCatalog()
@@ -71,6 +71,8 @@ func TestTMAStoreConstraints(t *testing.T) {
 		{"LDC·2 = 8200 B", func(p *Problem) { p.LDC = 4100 }, ruleAlignD},
 		{"odd LDC", func(p *Problem) { p.LDC = 4097 }, ruleAlignD},
 		{"LDC·2 = 8208 B", func(p *Problem) { p.LDC = 4104 }, 0},
+		{"N = 4090: N·2 = 8180 B", func(p *Problem) { p.N = 4090 }, ruleAlignD},
+		{"N = 4088: N·2 = 8176 B", func(p *Problem) { p.N = 4088 }, 0},
 		{"C and bias 2-byte aligned", func(p *Problem) { p.C, p.Beta, p.Bias = ptrC+2, 0.5, ptrC+(1<<30)+6 }, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -105,14 +107,14 @@ func TestTMAStoreTableFallsBack(t *testing.T) {
 	assert.Equal(t, ts.Name, plan.Kernel.Name)
 	assert.Equal(t, LevelDefault, plan.Level)
 
-	for _, edit := range []func(p *Problem){func(p *Problem) { p.D += 8 }, func(p *Problem) { p.LDC = 4100 }} {
+	for _, edit := range []func(p *Problem){func(p *Problem) { p.D += 8 }, func(p *Problem) { p.LDC = 4100 }, func(p *Problem) { p.N = 4090 }} {
 		q := testProblem(4096, 4096, 4096)
 		edit(&q)
 		plan, err := pl.Plan(&q)
 		require.NoError(t, err)
 		assert.NotEqual(t, ts.Name, plan.Kernel.Name)
 		assert.False(t, plan.Kernel.TMAStore())
-		assert.Contains(t, plan.Explain(), "need D (its pointer and LDC) more aligned")
+		assert.Contains(t, plan.Explain(), "need D (its pointer, LDC and N) more aligned")
 	}
 	plan, err = pl.Plan(&p) // the aligned problem again, from the cache
 	require.NoError(t, err)

@@ -87,7 +87,9 @@ type KernelSpec struct {
 	// N below 2^31.
 	TMAStoreBox [2]int `json:"tma_store_box,omitempty"`
 	// DPtrAlign is the byte alignment the kernel needs of D, DLDAlign of
-	// LDC·size(Out) (0: none; the register epilogues store any alignment).
+	// LDC·size(Out) and of N·size(Out) (0: none; the register epilogues
+	// store any alignment). A TMA store writes a row's last 16-byte piece
+	// whole, past N where N·size is not a multiple of 16.
 	DPtrAlign int `json:"d_ptr_align,omitempty"`
 	DLDAlign  int `json:"d_ld_align,omitempty"`
 	// Scalings are the e4m3 scaling modes the kernel applies (In = E4M3

@@ -127,8 +127,11 @@ static void encode_d(gr_tensor_map *map, bool f16, void *base, int64_t n, int64_
     exit(2);
   }
 }
-// d_ok: what TMA needs of D for a ts instance (16-byte aligned D and ldc·2).
-static bool d_ok(const void *d, int64_t ldc) { return ((uintptr_t)d & 15) == 0 && (ldc * 2) % 16 == 0; }
+// d_ok: what TMA needs of D for a ts instance (16-byte aligned D, ldc·2 and
+// n·2: the store writes a row's last 16-byte piece whole).
+static bool d_ok(const void *d, int64_t ldc, int64_t n) {
+  return ((uintptr_t)d & 15) == 0 && (ldc * 2) % 16 == 0 && (n * 2) % 16 == 0;
+}
 
 // ---- cuBLAS (dlopen) ---------------------------------------------------------
 typedef int (*cublasCreate_t)(void **);
@@ -303,8 +306,8 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
   int fails = 0;
   for (auto &in : insts) {
     if (in.f16 != f16 || !selected(in.name)) continue;
-    if (in.ts && !d_ok(b.d, sh.ldc)) {  // the planner's d_ptr_align / d_ld_align rule it out
-      printf("SKIP %-26s M=%lld N=%lld ldc=%lld: TMA-stored D needs ldc·2 a multiple of 16\n", in.name, (long long)sh.m,
+    if (in.ts && !d_ok(b.d, sh.ldc, sh.n)) {  // the planner's d_ptr_align / d_ld_align rule it out
+      printf("SKIP %-26s M=%lld N=%lld ldc=%lld: TMA-stored D needs ldc·2 and n·2 multiples of 16\n", in.name, (long long)sh.m,
              (long long)sh.n, (long long)sh.ldc);
       continue;
     }
