@@ -18,7 +18,9 @@ import (
 // qkv and o at M = 17…128, whose o lines the default entry's N = K = 4096 plans
 // reach too; 2026-12-02, third session: every sm_90 bf16 entry's buckets
 // 17…512, tuned over the corpus with the mid-M tiles; and the new e4m3→bf16/row
-// entries' lines, added).
+// entries' lines, added; fourth session: the corpus's sm_90 bf16 buckets
+// 65…256 and 513…4096 with the TMA-store and interleaved split-K kernels
+// admitted, and N = 769, K = 5125 again).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

@@ -26,11 +26,12 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-02-h200-c/c3/bench-E.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-02-h200-c/c3/peer.csv"
+	readmeBF16Bench = "docs/perf/2026-12-02-h200-d/c5/bench-F.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-02-h200-d/c5/peer.csv"
 	// The previous table's run of the same bench in the same call (before
-	// the corpus's mid-M retune), for the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-02-h200-c/c3/bench-C.csv"
+	// the retune with the TMA-store and interleaved split-K kernels), for
+	// the before/after sentence.
+	readmeBF16Before = "docs/perf/2026-12-02-h200-d/c5/bench-C.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
@@ -406,23 +407,30 @@ func routerNote(rows []BenchRow) string {
 
 // oddRoute says how the odd shape's calls above M = 16 ran: TMA cannot read
 // operands whose K is not a multiple of 8, so the repack kernels (`_rp_` in
-// the name) copy them to the workspace at an aligned pitch first, up to the
-// largest M whose copies fit; the rest run on the element-load kernels.
+// the name) copy them to the workspace at an aligned pitch first (rows of A
+// in chunks where its copy would not fit), up to the largest M the table
+// routes them at; the rest run on the element-load kernels.
 func oddRoute(rows []BenchRow) string {
-	rp := 0
+	rp, top := 0, 0
 	for _, r := range rows {
-		if r.Name == oddName && r.M > 16 && strings.Contains(r.Kernel, "_rp_") {
-			rp = max(rp, r.M)
+		if r.Name == oddName && r.M > 16 {
+			top = max(top, r.M)
+			if strings.Contains(r.Kernel, "_rp_") {
+				rp = max(rp, r.M)
+			}
 		}
 	}
-	if rp == 0 {
+	const copies = "(K is not a multiple of 8, which TMA cannot read: %s the plan first copies\n" +
+		"both operands to the workspace at an aligned pitch, A in chunks of rows\n" +
+		"where its copy would not fit the engine's default 32 MiB workspace, and runs\n" +
+		"the TMA kernels on the copies%s)"
+	switch {
+	case rp == 0:
 		return "(K is not a multiple of 8: those calls cannot use TMA and run on the\n`cp.async`/element-load kernels)"
+	case rp == top:
+		return fmt.Sprintf(copies, "at each of these Ms", "")
 	}
-	return fmt.Sprintf("(K is not a multiple of 8, which TMA cannot read: up to M = %d the plan\n"+
-		"first copies both operands to the workspace at an aligned pitch and runs the\n"+
-		"TMA kernels on the copies; above that the table routes the element-load\n"+
-		"kernels: the copies in chunks of rows that fit the engine's default 32 MiB\n"+
-		"workspace there wait for their tune)", rp)
+	return fmt.Sprintf(copies, fmt.Sprintf("up to M = %d", rp), "; above that the table routes the element-load kernels")
 }
 
 // fp8Table is the e4m3 table: per scaling mode, the geometric mean and the
