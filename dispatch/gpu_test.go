@@ -188,24 +188,27 @@ func TestMisalignedPointerRoutesToUnalignedKernel(t *testing.T) {
 }
 
 // A problem spanning more than 2^31 elements runs correctly (64-bit offsets):
-// bf16, and e4m3→bf16 with per-tensor scales.
+// bf16, and e4m3→bf16 with per-tensor scales, at an odd N; and bf16 at an N
+// whose rows are whole 16-byte pieces, which the TMA-store kernels take.
 func TestMoreThan2p31Elements(t *testing.T) {
 	e := openEngine(t, dispatch.Options{JITImages: true})
-	t.Run("bf16", func(t *testing.T) { moreThan2p31(t, e, gemmtest.Same(dispatch.BF16), 41) })
+	t.Run("bf16", func(t *testing.T) { moreThan2p31(t, e, gemmtest.Same(dispatch.BF16), 41, 524289) })
+	t.Run("bf16 N·2 a multiple of 16", func(t *testing.T) { moreThan2p31(t, e, gemmtest.Same(dispatch.BF16), 47, 524296) })
 	t.Run("e4m3", func(t *testing.T) {
-		moreThan2p31(t, e, gemmtest.Types{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}}, 43)
+		moreThan2p31(t, e, gemmtest.Types{Types: dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor}}, 43, 524289)
 	})
 }
 
-// moreThan2p31 runs M = 1, N = 524289, K = 4096 in types ty: B is 4.3 GB of
-// bf16 or 2.1 GB of e4m3, filled by repeating a random 2^24-element chunk.
-// It runs the route and, forced, the tiled and ws kernels but the repack
-// ones (16-bit), or, forced, every e4m3 kernel of ty whose constraints
-// admit the problem, and
-// checks six columns against the float64 reference and that every column
-// was written.
-func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint64) {
-	const n, k, chunk = 524289, 4096, 1 << 24
+// moreThan2p31 runs M = 1, N = n (above 2^19), K = 4096 in types ty: B is
+// 4.3 GB of bf16 or 2.1 GB of e4m3, filled by repeating a random
+// 2^24-element chunk. It runs the route and, forced, the tiled and ws
+// kernels but the repack ones (16-bit; a TMA-store kernel only where N·2 is
+// a multiple of 16, and elsewhere it must be refused for that), or, forced,
+// every e4m3 kernel of ty whose constraints admit the problem, and checks
+// six columns against the float64 reference and that every column was
+// written.
+func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint64, n int) {
+	const k, chunk = 4096, 1 << 24
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var ks []kernels.KernelSpec
 	for _, kk := range e.Planner().Catalog().Kernels() {
@@ -255,6 +258,10 @@ func moreThan2p31(t *testing.T, e *dispatch.Engine, ty gemmtest.Types, seed uint
 			// A repack kernel is refused where A and B suit TMA as they are
 			// (they do here), and its copy of B (4.3 GB) would not fit a
 			// workspace anyway.
+			continue
+		case ty.In != dispatch.E4M3 && kk.TMAStore() && n*2%16 != 0:
+			why := e.Planner().CheckKernel(&kk, &p, 1)
+			require.Contains(t, why, "not a multiple of 16", "%s at N = %d", kk.Name, n)
 			continue
 		case ty.In != dispatch.E4M3 && (strings.HasPrefix(kk.Family, "tiled") || strings.HasPrefix(kk.Family, "ws_")):
 			fp, err := e.Planner().PlanKernel(&p, kk.Name, 1)
