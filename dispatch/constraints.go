@@ -31,7 +31,7 @@ const (
 	ruleGridY                        // more M tiles than gridDim.y allows
 	ruleSplitK                       // split-K factor outside the kernel's range
 	ruleWorkspace                    // split-K workspace above the limit, or split-K not allowed
-	ruleExperimental                 // not yet run on a GPU: only a table entry routes to it
+	ruleExperimental                 // experimental: only a table entry routes to it
 )
 
 // ruleText says what each rule rejects, read after "N kernels:".
@@ -51,7 +51,7 @@ var ruleText = [...]string{
 	ruleGridY:        "need more M tiles than gridDim.y allows",
 	ruleSplitK:       "have no such split-K factor",
 	ruleWorkspace:    "need more split-K workspace than the plan may have",
-	ruleExperimental: "are experimental (not yet run on a GPU): only a measured table entry routes to them",
+	ruleExperimental: "are experimental: only a measured table entry routes to them",
 }
 
 // String says what the rule rejects, as Explain groups it.

@@ -41,13 +41,14 @@ func TestTMAStoreManifest(t *testing.T) {
 		assert.Equal(t, 16, k.DPtrAlign, k.Name)
 		assert.Equal(t, 16, k.DLDAlign, k.Name)
 		assert.Equal(t, 2, k.Out.Size(), k.Name)
-		assert.True(t, k.Experimental, "%s: not yet run on a GPU", k.Name)
+		assert.True(t, k.Experimental, "%s: routed only by a measured table entry", k.Name)
 		assert.True(t, k.Persistent, k.Name)
 		assert.LessOrEqual(t, k.SmemBytes, 227<<10, k.Name)
-		// the ring's stages, the 1024 bytes that align them and BM x BN of staging
-		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*128+1024+k.TileM*k.TileN*2, k.SmemBytes, k.Name)
+		// the ring's stages, the 1024 bytes that align them and a 64 x BN
+		// staging buffer per consumer (two, but one at BM = 64)
+		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*128+1024+min(k.TileM, 128)*k.TileN*2, k.SmemBytes, k.Name)
 	}
-	assert.Equal(t, 10, n, "ws_wgmma_ts 128x256, 128x192; mc2_ts the same; mc2n_ts 128x256; bf16 and f16")
+	assert.Equal(t, 14, n, "ws_wgmma_ts 128x256, 128x192, 256x128; mc2_ts 128x256, 128x192; mc2n_ts 128x256, 256x128; bf16 and f16")
 }
 
 // The constraint filter rejects a TMA-store kernel for a D that TMA cannot
@@ -145,5 +146,5 @@ func TestLaunchMapsEncodeDOnlyForTMAStore(t *testing.T) {
 			assert.Zero(t, m.boxD, "%s: no map of D (the kernel ignores tma_d)", k.Name)
 		}
 	}
-	assert.Equal(t, 10, stores)
+	assert.Equal(t, 14, stores)
 }

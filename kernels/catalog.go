@@ -95,10 +95,10 @@ type KernelSpec struct {
 	// Scalings are the e4m3 scaling modes the kernel applies (In = E4M3
 	// only; empty for 16-bit kernels).
 	Scalings []Scaling `json:"scalings,omitempty"`
-	// Experimental marks a kernel that has not yet run on a GPU: built,
-	// loadable and testable, but the planner's heuristic never picks it;
-	// only a table entry (the tuner's, after its correctness gate) routes to
-	// it.
+	// Experimental marks a kernel the planner's heuristic never picks: one
+	// not yet run on a GPU, or one that ran but whose wins the analytic
+	// model does not yet foresee. Built, loadable and testable; only a table
+	// entry (the tuner's, after its correctness gate) routes to it.
 	Experimental bool `json:"experimental,omitempty"`
 	// Persistent kernels are launched with min(tiles, SMs) blocks in one
 	// dimension, each walking the tiles (ceil(M/TileM)·ceil(N/TileN)·split-K

@@ -6,29 +6,31 @@
 // of each of 8 rows: half of every 32-byte sector it touches is another
 // warp's, "50 % excessive sectors" in ncu).
 //
-// ws_epi_tma (non-swap, no ping-pong, 16-bit D): with split_k == 1 a
-// consumer warpgroup applies alpha, beta·C and bias in registers with
-// ws_epilogue_mn's arithmetic (the same expressions, so the same bits;
-// C and bias loads predicated at the tails, rows past M computed but not
-// stored), converts to TOut and writes its 64 x COLS part of D into a
-// shared-memory staging buffer of its own, laid out as COLS/64 boxes of
-// 64 rows x 64 columns (128 bytes a row, 8 KB a box) in the 128-byte
-// swizzle that tma_d's map names: 16-byte chunk j of row r at chunk
-// j ^ (r % 8). A warp's 4-byte stores of one column pair then cover 8
-// rows x 16 bytes with every bank once (no conflicts), and the box's rows
-// go out as whole 128-byte lines. Then fence.proxy.async (the generic
-// writes before the copy engine reads), a named barrier over the
-// warpgroup, and one thread issues the COLS/64 tensor stores and commits
-// them as one bulk group; TMA clips rows past M and columns past N, so the
-// tails need no other path. The consumer goes on to its next tile's main
-// loop while the stores run; before it writes the staging buffer again
-// its thread 0 waits until the group has been read
+// ws_epi_tma (non-swap, no ping-pong, 16-bit D): with split_k == 1 a consumer
+// warpgroup applies alpha, beta·C and bias in registers with ws_epilogue_mn's
+// arithmetic (the same expressions, so the same bits; C and bias loads
+// predicated at the tails, rows past M computed but not stored), converts to
+// TOut and writes its 64 x COLS part of D into a shared-memory staging buffer
+// of its own, laid out as COLS/64 boxes of 64 rows x 64 columns (128 bytes a
+// row, 8 KB a box) in the 128-byte swizzle that tma_d's map names: 16-byte
+// chunk j of row r at chunk j ^ (r % 8). A warp's 4-byte stores of one column
+// pair then cover 8 rows x 16 bytes with every bank once (no conflicts), and
+// the box's rows go out as whole 128-byte lines. Then fence.proxy.async (the
+// generic writes before the copy engine reads), a named barrier over the
+// warpgroup, and one thread issues the COLS/64 tensor stores and commits them
+// as one bulk group; TMA clips rows past M and columns past N, so the tails
+// need no other path — in whole 16-byte pieces of a row: the H200 wrote
+// columns N…N+5 of an N = 130 row, so the planner gives these kernels only an
+// N whose rows end on a 16-byte boundary. The consumer goes on to its next
+// tile's main loop while the stores run; before it writes the staging buffer
+// again its thread 0 waits until the group has been read
 // (cp.async.bulk.wait_group.read 0) and the warpgroup passes the named
 // barrier; before the kernel exits thread 0 waits for the group to complete
-// (wait_group 0). With split_k > 1 the fp32 partials take the register
-// path (ws_epilogue_mn). Staging: 64·COLS·2 bytes per consumer after the
-// ring's stages (1024-aligned, as the swizzle needs), which the manifest's
-// smem_bytes counts.
+// (wait_group 0). With split_k > 1 the fp32 partials take the register path
+// (ws_epilogue_mn). A consumer of two 64-row blocks (BM = 256) calls this once
+// per block; the second waits for the first's reads. Staging: 64·COLS·2 bytes
+// per consumer after the ring's stages (1024-aligned, as the swizzle needs),
+// which the manifest's smem_bytes counts.
 #pragma once
 #include <type_traits>
 #include "sm90_tma.cuh"

@@ -30,7 +30,11 @@
 //
 // Which operand sits on wgmma's 64-row side is the SWAP choice:
 //   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
-//     columns: wgmma m64nBNk16, C = BM/64 consumers.
+//     columns: wgmma m64nBNk16, C = BM/64 consumers; BM = 256 (two
+//     consumers, "cooperative" as cuBLAS's 256-row tiles): consumer c owns
+//     rows 128c…128c+127 as two 64-row blocks, two independent wgmma chains
+//     m64nBNk16 per k16 step (data-parallel or split-K schedules; no
+//     stream-K, swap, ping-pong or e4m3).
 //   SWAP = true (skinny M, weight streaming): consumer c owns weight rows
 //     64c…64c+63 of the BN, and the BM tokens are wgmma's N (16…256):
 //     wgmma m64nBMk16, C = BN/64 consumers; no tensor-core row is spent on
@@ -81,14 +85,15 @@
 // a compile-time constant, except ws_schedule_il's S·BK. k-tile kt of an
 // item starts at kb + kt·kstep().
 //
-// Block: (C + 1) × 128 threads, __launch_bounds__(threads, 1) (setmaxnreg
+// Block: (C + 1) × 128 threads (C = 1 for a 64-row side, else 2), __launch_bounds__(threads, 1) (setmaxnreg
 // needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
 // stores D from registers as above; ws_epi_tma (non-swap, no ping-pong,
-// 16-bit) stages each consumer's 64 x BN part of D in shared memory (BM x BN
-// x 2 bytes after the ring's stages) and stores it by TMA through tma_d,
+// 16-bit) stages each consumer's 64 x BN blocks of D in shared memory (C x 64
+// x BN x 2 bytes after the ring's stages; BM = 256 stores its two blocks
+// through the buffer in turn) and stores them by TMA through tma_d,
 // while the consumer goes on to its next tile (split_k > 1: the register
 // path for the partials).
 // Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b with BN/MC-row
@@ -121,8 +126,9 @@ template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int 
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
-  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS / 64;
-  static_assert(ROWS == 64 || ROWS == 128, "one or two consumer warpgroups of 64 rows");
+  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS == 64 ? 1 : 2;
+  static_assert(ROWS == 64 || ROWS == 128 || (ROWS == 256 && !SWAP),
+                "one or two consumer warpgroups of 64 rows, or two of 128 (BM = 256)");
   static_assert(sizeof(T) == 2 || sizeof(T) == 1, "16-bit or e4m3 elements");
   static_assert(STAGES >= 2, "a stage loading while one is multiplied");
   static_assert(4 * KB % NACC == 0, "the wgmma steps of a k-tile spread evenly over the accumulator sets");
@@ -130,7 +136,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr bool PROMOTE = sizeof(T) == 1;  // e4m3: fp32 promotion every k-tile
   static_assert(!PROMOTE || (KB == 1 && !PP), "e4m3: one 128-element k-block per k-tile, promoted; no room for ping-pong");
   static_assert(!B128 || (PROMOTE && (SWAP || BN == 128)), "128-block scales: e4m3, one B block per consumer");
-  constexpr int MW = PP ? 2 : 1;  // 64-row blocks per consumer
+  constexpr int MW = PP ? 2 : ROWS / 64 / CONSUMERS;  // 64-row blocks per consumer
+  static_assert(MW == 1 || PP || (!PROMOTE && !B128), "BM = 256: 16-bit, no block scales");
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
   static_assert(MC == 1 || (MC == 2 && !SWAP), "multicast: two blocks of a cluster along M share B");
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
@@ -161,6 +168,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   using schedule = SCHED<BM, BN, BK, MC>;
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
+  static_assert(MW == 1 || !std::is_same<schedule, ws_stream_k<BM, BN, BK, MC>>::value,
+                "stream-K's fixup carries one 64-row block per consumer");
   const schedule sched(p);
   // MC > 1: clusters along M share B (ws_schedule), along N share A
   // (ws_schedule_n); block r loads rows r·BOX/MC… of the shared box into
@@ -212,8 +221,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   const int c = wg - 1, warp = tid / 32, lane = tid % 32;
   constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
-  const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * 64 * 128), cols = SWAP ? sa : sb;
-  // acc[w][a]: 64-row block w of this consumer (PP: two), wgmma step kk into
+  const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * MW * 64 * 128), cols = SWAP ? sa : sb;
+  // acc[w][a]: 64-row block w of this consumer (PP, BM = 256: two), wgmma step kk into
   // set kk % NACC (NACC independent chains); with PROMOTE the chains are
   // part[a], promoted into acc[0][0] after every k-tile.
   constexpr int NA = PROMOTE ? 1 : NACC, NP = PROMOTE ? NACC : 1;
@@ -340,6 +349,18 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     } else if constexpr (PP) {  // this consumer's whole tile: two 64-row blocks
       ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
       ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
+    } else if constexpr (MW == 2) {  // BM = 256: this consumer's rows 128c…, two 64-row blocks
+#pragma unroll
+      for (int w = 0; w < 2; ++w) {
+        const int64_t m0 = row_base + c * 128 + 64 * w;
+        bool staged = false;  // the staging buffer takes the blocks in turn
+        if constexpr (EPI::tma_store)
+          if (p.split_k == 1) {
+            ws_epilogue_tma<TOut, COLS>(p, acc[w][0], m0, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
+            staged = true;
+          }
+        if (!staged) ws_epilogue_mn<TOut, COLS>(p, z, acc[w][0], m0 + warp * 16 + lane / 4, col_base + q0);
+      }
     } else if constexpr (EPI::tma_store) {  // staged, stored by TMA; split-K partials from registers
       if (p.split_k > 1)
         ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);

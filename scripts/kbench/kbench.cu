@@ -44,7 +44,7 @@
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
 #define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)                              \
-  extern "C" __global__ void __launch_bounds__(((SW ? BN : BM) / 64 + 1) * 128, 1) GR_MCAST_##MC         \
+  extern "C" __global__ void __launch_bounds__((((SW ? BN : BM) == 64 ? 1 : 2) + 1) * 128, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
   }
@@ -65,8 +65,9 @@ struct Inst {
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
-  int threads() const { return (rows() / 64 + 1) * 128; }
-  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? bm * bn * 2 : 0); }
+  int consumers() const { return rows() == 64 ? 1 : 2; }  // BM = 256: two of 128 rows
+  int threads() const { return (consumers() + 1) * 128; }
+  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 64 * bn * 2 : 0); }
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \

@@ -445,7 +445,9 @@ func wsMulticast(f family) family {
 // tiles of one M tile, and each block loads half of the shared A box (the
 // tokens) into both blocks' shared memory. For mid M, where every block
 // reads the same few token rows: cuBLAS's nvjet 96x64 1×2 at M = 128
-// (docs/perf/2026-12-02-h200-b, call 1). Experimental: not yet run.
+// (docs/perf/2026-12-02-h200-b, call 1). Experimental: correct (kbench
+// check, memcheck, the awkward table), best at M = 64 on four weights,
+// slower than no cluster at M = 128 (docs/perf/2026-12-02-h200-c, call 1).
 var wsWGMMAMC2N = func() family {
 	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
 	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
@@ -460,9 +462,13 @@ var wsWGMMAMC2N = func() family {
 // On the H200 (docs/perf/2026-12-02-h200-c, call 1) ncu finds our register
 // epilogue's stores "50 % excessive sectors" and cuBLAS's nvjet kernels,
 // which stage D, run the tensor pipe at 83–93 % against our 70–81 %. The
-// staging buffer (BM·BN·2 bytes) costs a ring stage or two. ws_wgmma_ts is
-// persistent (the overlap needs several tiles a block). Experimental: not
-// yet run; the models are their register twins'.
+// staging buffer (64·BN·2 bytes per consumer) costs a ring stage or two.
+// ws_wgmma_ts is persistent (the overlap needs several tiles a block).
+// Measured on the H200 (docs/perf/2026-12-02-h200-d, calls 1–5): correct
+// once the planner keeps them to rows ending on a 16-byte boundary, 2–8 %
+// faster than their register twins at M = 4096, chosen by the large-M tune
+// in 10 of 24 buckets. Experimental (a measured table entry routes to
+// them); the models are their register twins'.
 var (
 	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, nil), true)
 	wsWGMMAMC2TS  = wsTMAStore(wsMulticast(wsFamily("ws_wgmma_mc2_ts", wsWGMMAMC2.model, nil)), true)
@@ -477,7 +483,8 @@ var (
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
 	f.tmaStore, f.persistent = true, f.persistent || persistent
-	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
+	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
+	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
 	return f
 }
 
@@ -634,8 +641,16 @@ func (a wsWGMMAArgs) cols() int {
 	}
 	return a.bn
 }
+// consumers is the consumer warpgroups: one for a 64-row side, else two
+// (of 64 rows each, or of 128 as two 64-row blocks when BM = 256).
+func (a wsWGMMAArgs) consumers() int {
+	if a.rows() == 64 {
+		return 1
+	}
+	return 2
+}
 func (a wsWGMMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.rows()/64 + 1) * 4, depth: a.stages, aligned: !a.rp}
+	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.consumers() + 1) * 4, depth: a.stages, aligned: !a.rp}
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
@@ -669,8 +684,10 @@ func (a wsWGMMAArgs) values() []any {
 }
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
-	case a.rows() != 64 && a.rows() != 128:
-		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128: one or two consumer warpgroups")
+	case a.rows() != 64 && a.rows() != 128 && a.rows() != 256:
+		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128 (one or two consumer warpgroups) or BM = 256 (two of 128 rows)")
+	case a.rows() == 256 && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.il):
+		return errors.New("BM = 256: 16-bit, no swap, ping-pong, stream-K, repack, block scales or interleaved split-K")
 	case c != 16 && c != 32 && c != 64 && c != 96 && c != 128 && c != 192 && c != 256:
 		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 96, 128, 192 or 256")
 	case a.bm%8 != 0 || a.bn%8 != 0:

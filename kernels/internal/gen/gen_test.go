@@ -130,7 +130,10 @@ func TestArgsChecks(t *testing.T) {
 		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                        // half a warpgroup
 		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                        // not n128 wgmma
 		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                        // too shallow
-		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1},                                   // three consumers
+		wsWGMMAArgs{bm: 192, bn: 128, stages: 4, kb: 1},                                   // three consumers
+		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, sk: true},                         // stream-K's fixup of 128 rows
+		wsWGMMAArgs{bm: 64, bn: 256, stages: 4, kb: 1, swap: true},                        // 256 weight rows
+		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                        // e4m3 at BM = 256
 		wsWGMMAArgs{bm: 128, bn: 80, stages: 4, kb: 1},                                    // no n80 wgmma here
 		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                        // n24 and a partial atom
 		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                        // 192 weight rows
@@ -217,8 +220,8 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)
 		require.Equal(t, a.mc2n, k.ClusterAlongN, name)
 		staging := 0
-		if a.ts { // D's staging buffer: BM x BN 16-bit elements after the ring
-			staging = a.bm * a.bn * 2
+		if a.ts { // D's staging buffer: 64 x BN 16-bit elements per consumer after the ring
+			staging = a.consumers() * 64 * a.bn * 2
 			require.Equal(t, [2]int{64, 64}, k.TMAStoreBox, name)
 			require.Equal(t, [2]int{16, 16}, [2]int{k.DPtrAlign, k.DLDAlign}, name)
 			require.True(t, k.Persistent && k.Experimental, name)
@@ -230,7 +233,7 @@ func TestWSInstances(t *testing.T) {
 		}
 		require.Equal(t, a.stages*a.kb*(a.bm+a.bn)*128+1024+staging, k.SmemBytes, name)
 		require.LessOrEqual(t, k.SmemBytes, images[1].smemLimit, name)
-		require.Equal(t, (a.rows()/64+1)*128, k.Threads, name)
+		require.Equal(t, (a.consumers()+1)*128, k.Threads, name)
 		elem := in.in.Size()
 		require.Equal(t, 128/elem*a.kb, k.TileK, name)
 		if a.rp { // the repack copies at a 16-byte pitch: any alignment, any K

@@ -15,7 +15,9 @@ import (
 type instance struct {
 	in, out kernels.DType
 	args    kernelArgs
-	// experimental: not yet run on a GPU (KernelSpec.Experimental).
+	// experimental: routed only by a table entry, never by the heuristic
+	// (KernelSpec.Experimental): not yet run on a GPU, or its wins not yet
+	// in the model.
 	experimental bool
 }
 
@@ -166,6 +168,18 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mc2: true})
 		}
 		experimental(wsWGMMAArgs{bm: 128, bn: 256, stages: 3, kb: 1, ts: true, mc2n: true})
+		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
+		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
+		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %
+		// against our 128x256's 70 % (docs/perf/2026-12-02-h200-c call 1,
+		// 2026-12-02-h200-d call 1: its warps wait at the tensor pipe's
+		// issue, ours at our own chain's completion). Register and TMA-store
+		// epilogues, alone and in clusters along N sharing the 32 KB token
+		// box (experimental, not yet run).
+		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
+			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n})
+			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n, ts: true})
+		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
 		// more blocks than tiles. Experimental (passed kbench check, memcheck
