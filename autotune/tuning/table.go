@@ -3,6 +3,8 @@ package tuning
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
 	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -66,8 +68,10 @@ func Heuristic(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Ent
 // keepOutside returns entries with, when minM > 1, each entry's buckets
 // outside minM…maxM taken from base (the entry of its key, else the
 // default for its arch and types): a run that retuned those buckets alone
-// leaves the others as they were. The base's buckets must have the edges
-// of the tuned ones (the geometric scheme).
+// leaves the others as they were. A base bucket that straddles an edge of
+// the tuned range keeps its choice on the part outside it (with the times
+// measured there), so that a run up to 8192 can retune a base whose last
+// bucket is [4097, ∞).
 func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int) ([]dispatch.Entry, error) {
 	if minM <= 1 {
 		return entries, nil
@@ -81,8 +85,8 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 		}
 		var bs []dispatch.Bucket
 		for _, b := range from.Buckets {
-			if b.MaxM != 0 && b.MaxM < minM {
-				bs = append(bs, b)
+			if b.MinM < minM {
+				bs = append(bs, clip(b, b.MinM, min(upper(b), minM-1)))
 			}
 		}
 		for _, b := range e.Buckets {
@@ -91,17 +95,39 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 			}
 		}
 		for _, b := range from.Buckets {
-			if b.MinM > maxM {
-				bs = append(bs, b)
+			if upper(b) > maxM {
+				bs = append(bs, clip(b, max(b.MinM, maxM+1), b.MaxM))
 			}
 		}
 		for j := 0; j < len(bs); j++ {
 			if j == 0 && bs[0].MinM != 1 || j > 0 && bs[j].MinM != bs[j-1].MaxM+1 || j == len(bs)-1 && bs[j].MaxM != 0 {
-				return nil, fmt.Errorf("tuning: %s: the base table's buckets (from %s) do not meet the tuned M = %d…%d at their edges: tune every bucket (MinM 1)", e.Key(), from.Key(), minM, maxM)
+				return nil, fmt.Errorf("tuning: %s: the base table's buckets (from %s) do not meet the tuned M = %d…%d: tune every bucket (MinM 1)", e.Key(), from.Key(), minM, maxM)
 			}
 		}
 		e.Buckets = bs
 		out[i] = e
 	}
 	return out, nil
+}
+
+// upper is b's last M (MaxInt for the open bucket).
+func upper(b dispatch.Bucket) int {
+	if b.MaxM == 0 {
+		return math.MaxInt
+	}
+	return b.MaxM
+}
+
+// clip is b on [lo, hi] (hi 0: open), with the times measured there.
+func clip(b dispatch.Bucket, lo, hi int) dispatch.Bucket {
+	if lo == b.MinM && hi == b.MaxM {
+		return b
+	}
+	b.MinM, b.MaxM = lo, hi
+	b.TimesUS = maps.Clone(b.TimesUS)
+	maps.DeleteFunc(b.TimesUS, func(m int, _ float64) bool { return !b.Contains(m) })
+	if len(b.TimesUS) == 0 {
+		b.TimesUS = nil
+	}
+	return b
 }

@@ -250,8 +250,9 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 
 // With MinM above 1 a run tunes buckets MinM…MaxM alone: each entry keeps
 // the base table's buckets below and above them (the exact entry's, else the
-// default's), the choices list the tuned buckets only, and a base whose
-// edges do not meet the tuned ones is refused.
+// default's; one across an edge of the range keeps its part outside it), the
+// choices list the tuned buckets only, and a base with a gap next to the
+// tuned buckets is refused.
 func TestTuneMRange(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	cfg.MinM, cfg.MaxM = 17, 512
@@ -284,9 +285,25 @@ func TestTuneMRange(t *testing.T) {
 	for _, c := range res.Choices {
 		assert.True(t, c.Bucket.MinM >= 17 && c.Bucket.MaxM != 0 && c.Bucket.MaxM <= 512, "%s %s: a choice outside the range", c.Key, c.Bucket.String())
 	}
-	odd := base.Clone()
-	odd.Entries[1].Buckets = []dispatch.Bucket{{MinM: 1, Kernel: "t90_any", SplitK: 1}}
-	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, odd)
+	// a base bucket across the range's edges keeps its choice outside them,
+	// with the times measured there
+	wide := base.Clone()
+	wide.Entries[1].Buckets = []dispatch.Bucket{{MinM: 1, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{1: 5, 600: 7}}}
+	res, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, wide)
+	require.NoError(t, err)
+	var qkvEntry dispatch.Entry
+	for _, e := range res.Entries {
+		if e.N == 6144 {
+			qkvEntry = e
+		}
+	}
+	bs := qkvEntry.Buckets
+	require.Len(t, bs, 7, "[1, 16], five tuned, [513, ∞)")
+	assert.Equal(t, dispatch.Bucket{MinM: 1, MaxM: 16, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{1: 5}}, bs[0])
+	assert.Equal(t, dispatch.Bucket{MinM: 513, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{600: 7}}, bs[6])
+	gap := base.Clone()
+	gap.Entries[1].Buckets = []dispatch.Bucket{{MinM: 1, MaxM: 8, Kernel: "t90_any", SplitK: 1}, {MinM: 20, Kernel: "t90_any", SplitK: 1}}
+	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, gap)
 	assert.ErrorContains(t, err, "do not meet the tuned M = 17…512")
 }
 
