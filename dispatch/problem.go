@@ -244,18 +244,7 @@ func (p *Problem) ScaleFloats() (a, b int64) {
 	if !p.Types.Scaled() || p.scalarScales() || p.M <= 0 || p.N <= 0 || p.K <= 0 {
 		return 0, 0
 	}
-	m, n := int64(p.M), int64(p.N)
-	switch p.Types.Scaling {
-	case ScalingTensor:
-		return 1, 1
-	case ScalingRow:
-		return m, n
-	case ScalingBlock:
-		blocks := func(x int) int64 { return int64((x-1)/kernels.ScaleBlockK + 1) } // ceilDiv without overflow, x ≥ 1
-		kb := blocks(p.K)
-		return mulSat(kb, m), mulSat(blocks(p.N), kb)
-	}
-	return 0, 0
+	return p.Types.Scaling.Floats(int64(p.M), int64(p.N), int64(p.K))
 }
 
 // operandSpan is the byte range one operand's rows cover.
@@ -332,14 +321,7 @@ func (p *Problem) kernelScales() (alpha float32, scaleA, scaleB uintptr, scaling
 	case p.K == 0:
 		return p.Alpha, 0, 0, kernels.ScaleFolded
 	}
-	scaling = kernels.ScaleTensor
-	switch p.Types.Scaling {
-	case ScalingRow:
-		scaling = kernels.ScaleRow
-	case ScalingBlock:
-		scaling = kernels.ScaleBlock
-	}
-	return p.Alpha, uintptr(p.ScaleAPtr), uintptr(p.ScaleBPtr), scaling
+	return p.Alpha, uintptr(p.ScaleAPtr), uintptr(p.ScaleBPtr), p.Types.Scaling.Code()
 }
 
 // scalingText says an e4m3 problem's scaling for Explain's and

@@ -46,7 +46,7 @@ func AllTypes() []Types {
 				all = append(all, t)
 				continue
 			}
-			for s := range Scaling(len(scalingNames)) {
+			for s := range Scaling(len(scalings)) {
 				t.Scaling = s
 				all = append(all, t)
 			}

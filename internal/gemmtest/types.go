@@ -138,17 +138,10 @@ func (d *Data) scales(m, n, kb int) (sa, sb float32) {
 		return 1, 1
 	case d.ScaleA == nil:
 		return p.ScaleA, p.ScaleB
-	case p.Types.Scaling == dispatch.ScalingRow:
-		return d.ScaleA[m], d.ScaleB[n]
-	case p.Types.Scaling == dispatch.ScalingBlock:
-		kbs := blocks(p.K)
-		return d.ScaleA[kb*p.M+m], d.ScaleB[(n/kernels.ScaleBlockK)*kbs+kb]
 	}
-	return d.ScaleA[0], d.ScaleB[0]
+	ia, ib := p.Types.Scaling.At(m, n, kb, p.M, p.K)
+	return d.ScaleA[ia], d.ScaleB[ib]
 }
-
-// blocks is ⌈x/128⌉.
-func blocks(x int) int { return (x + kernels.ScaleBlockK - 1) / kernels.ScaleBlockK }
 
 // drawScales draws an e4m3 problem's scales (RandomScales).
 func (d *Data) drawScales(rng *rand.Rand) {
@@ -168,14 +161,10 @@ func RandomScales(p *dispatch.Problem, ptrs bool, rng *rand.Rand) (sa, sb []floa
 		}
 		return s
 	}
-	switch {
-	case p.Types.Scaling == dispatch.ScalingTensor && !ptrs:
+	if p.Types.Scaling == dispatch.ScalingTensor && !ptrs {
 		p.ScaleA, p.ScaleB = randomScale(rng), randomScale(rng)
 		return nil, nil
-	case p.Types.Scaling == dispatch.ScalingRow:
-		return draw(p.M), draw(p.N)
-	case p.Types.Scaling == dispatch.ScalingBlock:
-		return draw(blocks(p.K) * p.M), draw(blocks(p.N) * blocks(p.K))
 	}
-	return draw(1), draw(1)
+	a, b := p.Types.Scaling.Floats(int64(p.M), int64(p.N), int64(p.K))
+	return draw(int(a)), draw(int(b))
 }

@@ -641,6 +641,7 @@ func (a wsWGMMAArgs) cols() int {
 	}
 	return a.bn
 }
+
 // consumers is the consumer warpgroups: one for a 64-row side, else two
 // (of 64 rows each, or of 128 as two 64-row blocks when BM = 256).
 func (a wsWGMMAArgs) consumers() int {
