@@ -138,8 +138,7 @@ func TestE4M3ScaleLayouts(t *testing.T) {
 		require.Equal(t, dispatch.E4M3, d.P.Types.In)
 		require.Equal(t, ty.Out, d.P.Types.Out)
 		require.Equal(t, ty.Scaling, d.P.Types.Scaling)
-		na, nb := map[dispatch.Scaling][2]int{dispatch.ScalingTensor: {1, 1}, dispatch.ScalingRow: {3, 300}, dispatch.ScalingBlock: {3 * 3, 3 * 3}}[ty.Scaling][0],
-			map[dispatch.Scaling][2]int{dispatch.ScalingTensor: {1, 1}, dispatch.ScalingRow: {3, 300}, dispatch.ScalingBlock: {3 * 3, 3 * 3}}[ty.Scaling][1]
+		na, nb := ty.Scaling.Floats(int64(c.M), int64(c.N), int64(c.K)) // the layouts kernels' TestScalingModes checks
 		if ty.Scaling == dispatch.ScalingTensor && !ty.ScalePtrs {
 			require.Nil(t, d.ScaleA)
 			require.Nil(t, d.ScaleB)
@@ -149,8 +148,8 @@ func TestE4M3ScaleLayouts(t *testing.T) {
 		}
 		require.Zero(t, d.P.ScaleA, "pointer modes take no scalars")
 		require.Zero(t, d.P.ScaleB)
-		require.Len(t, d.ScaleA, na, "%s", ty)
-		require.Len(t, d.ScaleB, nb, "%s", ty)
+		require.Len(t, d.ScaleA, int(na), "%s", ty)
+		require.Len(t, d.ScaleB, int(nb), "%s", ty)
 		require.Equal(t, ty.Scaling == dispatch.ScalingBlock, d.P.ScaleBlock == 128)
 		for _, s := range append(append([]float32(nil), d.ScaleA...), d.ScaleB...) {
 			require.True(t, s >= 0.01 && s <= 2, "scale %g", s)
