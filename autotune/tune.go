@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -106,6 +108,7 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			match := tableMatch(t, cfg, res.Device, ms)
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
 				f.out, len(res.Entries), len(cfg.Weights), len(cfg.Spans()), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
+			fmt.Fprintf(std.out, "time in the measurer's calls: %s\n", spentLine(res))
 			if f.report == "" {
 				return 0
 			}
@@ -165,4 +168,16 @@ func saveTable(path string, t *dispatch.Table) error {
 		return err
 	}
 	return fileio.WriteAtomic(path, data)
+}
+
+// spentLine is where a run's time went, by phase: "gate 3393 calls 54 s,
+// screen …" (tune.md has the table and the buckets).
+func spentLine(res *tuning.Result) string {
+	byPhase, _ := res.Spent()
+	var parts []string
+	for _, ph := range slices.Sorted(maps.Keys(byPhase)) {
+		s := byPhase[ph]
+		parts = append(parts, fmt.Sprintf("%s %d calls %.0f s", ph, s.Calls, s.Seconds))
+	}
+	return strings.Join(parts, ", ")
 }

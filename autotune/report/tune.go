@@ -43,6 +43,7 @@ func (r *Tune) Write(dir string) error {
 	}
 	var md strings.Builder
 	r.summary(&md)
+	r.spent(&md)
 	md.WriteString("## Choices\n\n| entry | bucket | choice | runner-up | bucket loss |\n| --- | --- | --- | --- | --- |\n")
 	for _, c := range r.Choices {
 		md.WriteString(choiceRow(c))
@@ -102,6 +103,42 @@ func (r *Tune) summary(w *strings.Builder) {
 		fmt.Fprintf(w, "- %s\n", g)
 	}
 	w.WriteString("\n")
+}
+
+// phaseOrder is the order of a run's phases in the time table.
+var phaseOrder = []string{"gate", "screen", "full", "retime", "probe", "fill", "events"}
+
+// spent writes where the run's time went: the measurer's calls by phase and
+// by bucket (wall time summed over the devices), and what lay outside them.
+func (r *Tune) spent(w *strings.Builder) {
+	byPhase, bySpan := r.Spent()
+	if len(byPhase) == 0 {
+		return
+	}
+	w.WriteString("## Where the time went\n\nWall time of the measurer's calls, summed over the devices (host work included: " +
+		"operands, the reference, graph capture), to budget the next run by measurement.\n\n" +
+		"| phase | calls | seconds | ms per call |\n| --- | --- | --- | --- |\n")
+	phases := slices.Sorted(maps.Keys(byPhase))
+	slices.SortStableFunc(phases, func(a, b string) int {
+		ia, ib := slices.Index(phaseOrder, a), slices.Index(phaseOrder, b)
+		return cmp.Compare(uint(ia), uint(ib)) // unknown phases (index −1) last
+	})
+	var total float64
+	for _, ph := range phases {
+		s := byPhase[ph]
+		total += s.Seconds
+		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f |\n", ph, s.Calls, s.Seconds, 1e3*s.Seconds/float64(max(s.Calls, 1)))
+	}
+	spans := slices.SortedFunc(maps.Keys(bySpan), func(a, b tuning.Span) int { return cmp.Compare(a.Lo, b.Lo) })
+	var parts []string
+	for _, s := range spans {
+		parts = append(parts, fmt.Sprintf("[%d, %d] %.0f s", s.Lo, s.Hi, bySpan[s]))
+	}
+	fmt.Fprintf(w, "\nBy bucket: %s. The calls took %.0f s", strings.Join(parts, ", "), total)
+	if r.Devices == 1 {
+		fmt.Fprintf(w, " of the run's %.0f s (the rest: loading the kernels, choosing, writing)", r.Elapsed.Seconds())
+	}
+	w.WriteString(".\n\n")
 }
 
 // GateTolerances says, per types of weights, what the correctness gate

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 )
 
 // tuneSpan measures one (weight, bucket) on ms: gate every candidate at the
@@ -24,7 +25,10 @@ func (cfg *Config) tuneSpan(ms Measurer, w Weight, sp Span) (*SpanResult, error)
 	for _, m := range sp.GateMs() { // M outermost: a measurer keeps one M's reference
 		var still []Candidate
 		for _, c := range r.Passed {
-			if err := ms.Check(w, m, c); errors.Is(err, ErrWrong) {
+			t0 := time.Now()
+			err := ms.Check(w, m, c)
+			r.spend("gate", t0)
+			if errors.Is(err, ErrWrong) {
 				r.Rejects = append(r.Rejects, Reject{c, m, err.Error()})
 			} else if err != nil {
 				return nil, fmt.Errorf("%s M=%d: gating %s: %w", w.Name, m, c, err)
@@ -82,7 +86,9 @@ func (r *SpanResult) timeAll(ms Measurer, cands []Candidate, mm []int, reps int,
 	for _, m := range mm {
 		out[m] = map[Candidate]Timing{}
 		for _, c := range cands {
+			t0 := time.Now()
 			t, err := ms.Time(r.Weight, m, c, reps)
+			r.spend(phase, t0)
 			if err != nil {
 				return nil, fmt.Errorf("%s M=%d: timing %s: %w", r.Weight.Name, m, c, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -40,6 +41,41 @@ type SpanResult struct {
 	Events  map[int]Timing               // the exact entry's choice by per-call events, by M
 	Probe   map[Candidate]Timing         // held-out timings at Span.ProbeM()
 	Log     []LogRow
+	Spent   map[string]Spend // wall time of the measurer's calls by phase (gate, screen, full, …)
+}
+
+// Spend is what one phase of a run cost: its measurer calls and their wall
+// time, host work included (so that the next run can be budgeted by
+// measurement rather than by the model's guesses).
+type Spend struct {
+	Calls   int
+	Seconds float64
+}
+
+// Spent sums the spans' Spent by phase, and their seconds by bucket.
+func (r *Result) Spent() (byPhase map[string]Spend, bySpan map[Span]float64) {
+	byPhase, bySpan = map[string]Spend{}, map[Span]float64{}
+	for _, s := range r.Spans {
+		for ph, sp := range s.Spent {
+			t := byPhase[ph]
+			t.Calls += sp.Calls
+			t.Seconds += sp.Seconds
+			byPhase[ph] = t
+			bySpan[s.Span] += sp.Seconds
+		}
+	}
+	return byPhase, bySpan
+}
+
+// spend adds one call of phase that started at t0 to r.Spent.
+func (r *SpanResult) spend(phase string, t0 time.Time) {
+	if r.Spent == nil {
+		r.Spent = map[string]Spend{}
+	}
+	s := r.Spent[phase]
+	s.Calls++
+	s.Seconds += time.Since(t0).Seconds()
+	r.Spent[phase] = s
 }
 
 // Result is a tuning run: every (weight, bucket) measured, in the order of
@@ -232,7 +268,9 @@ func (cfg *Config) eventColumn(ms Measurer, r *SpanResult, exact *dispatch.Table
 			continue
 		}
 		c := BucketCandidate(b)
+		t0 := time.Now()
 		t, err := ms.Events(r.Weight, m, c, cfg.EventCalls)
+		r.spend("events", t0)
 		if err != nil {
 			return fmt.Errorf("%s M=%d: events of %s: %w", r.Weight.Name, m, c, err)
 		}

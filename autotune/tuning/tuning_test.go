@@ -453,3 +453,28 @@ func TestReadShapesTheSharedFormat(t *testing.T) {
 	_, err = tuning.ReadShapes(path)
 	assert.ErrorContains(t, err, `no "K" column`)
 }
+
+// A run accounts for every measurer call by phase and by bucket: as many
+// gate calls as the GPU gated, as many timing calls (all phases) as it
+// timed, each with its wall time (the fake GPU sleeps a millisecond a timing).
+func TestTuneSpent(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MaxM = 64
+	gpu := tuningtest.NewGPU()
+	gpu.Delay = time.Millisecond
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, nil)
+	require.NoError(t, err)
+	byPhase, bySpan := res.Spent()
+	assert.Equal(t, len(gpu.Gated), byPhase["gate"].Calls)
+	timed := 0
+	for ph, s := range byPhase {
+		if ph != "gate" {
+			timed += s.Calls
+			assert.GreaterOrEqual(t, s.Seconds, float64(s.Calls)*1e-3, "%s: at least the GPU's delay per call", ph)
+		}
+	}
+	assert.Equal(t, len(gpu.Timed), timed)
+	assert.Contains(t, byPhase, "full")
+	assert.Contains(t, byPhase, "events")
+	assert.Len(t, bySpan, len(cfg.Spans()))
+}
