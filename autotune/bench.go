@@ -19,7 +19,7 @@ const eventCalls = 50
 
 var benchCmd = &command{
 	Name:      "bench",
-	UsageLine: "-shapes FILE [-csv OUT] [-peer PEER.csv] [-table FILE] [flags]",
+	UsageLine: "-shapes FILE [-csv OUT] [-peer PEER.csv] [-table FILE] [-invariant] [flags]",
 	Short:     "time the engine's chosen kernels by graph replay and per-call events",
 	Long: `Bench routes every shape of a shapes CSV through the engine (with -table's
 bucket table, else the embedded one), checks the result against the float64
@@ -37,7 +37,9 @@ bucket routed to cuBLASLt passed over to the next level), checked and
 timed by graph replay too; the CSV's kernels_only_* columns. Where the
 router's plan is ours the two are one plan, timed once. A line shows our
 kernels alone where they differ from the router; the last line sums up
-both against cuBLAS.`,
+both against cuBLAS. With -invariant both engines run in the batch-invariant
+mode (Options.BatchInvariant): a bench of the same shapes without it, in the
+same call, gives the mode's cost.`,
 	Flags: func(fs *flag.FlagSet) func(*stdio, []string) int {
 		shapesPath := fs.String("shapes", "", "shapes CSV: name,M,N,K[,dtype]")
 		outPath := fs.String("csv", "", "write results here")
@@ -46,6 +48,7 @@ both against cuBLAS.`,
 		roof.register(fs, "the device preset's")
 		reps := fs.Int("reps", 20, "graph replays per timing (after 3 warm-up replays)")
 		tablePath := fs.String("table", "", "bucket table to route with (default: the embedded buckets.yaml)")
+		invariant := fs.Bool("invariant", false, "run in the batch-invariant mode (Options.BatchInvariant)")
 		return func(std *stdio, _ []string) int {
 			if *shapesPath == "" {
 				return std.usageErr("bench", "-shapes is required")
@@ -69,7 +72,7 @@ both against cuBLAS.`,
 					return std.fail(err)
 				}
 			}
-			opts := dispatch.Options{}
+			opts := dispatch.Options{BatchInvariant: *invariant}
 			if *tablePath != "" {
 				if _, opts.Table, err = loadCatalogAndTable("", *tablePath); err != nil {
 					return std.fail(err)
@@ -84,8 +87,12 @@ both against cuBLAS.`,
 			defer kernelsOnly.Close()
 			dev := h.Engine.Device()
 			c := roof.of(dev)
-			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s (e4m3 %.0f)\n",
-				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, c.ReadBW/1e12, c.Peak/1e12, c.Rate(dispatch.E4M3)/1e12)
+			mode := ""
+			if *invariant {
+				mode = "; batch-invariant mode"
+			}
+			fmt.Fprintf(std.out, "# %s (%s, %d SMs, L2 %d MiB); roofline from read %.2f TB/s, dense %.0f TFLOP/s (e4m3 %.0f)%s\n",
+				dev.Name, dev.Arch, dev.SMs, dev.L2Bytes>>20, c.ReadBW/1e12, c.Peak/1e12, c.Rate(dispatch.E4M3)/1e12, mode)
 			var rows []report.BenchRow
 			for _, s := range shapes {
 				r, err := benchShape(h, kernelsOnly, s, *reps)
