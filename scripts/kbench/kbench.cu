@@ -180,7 +180,6 @@ static void cublas_gemm(const gr_gemm_params &p, bool f16) {
 }
 
 // ---- launching ours ----------------------------------------------------------
-static int sms;
 static void set_attrs() {
   for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
 }
@@ -519,14 +518,8 @@ static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bo
 
 int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
-  srand((unsigned)std::chrono::steady_clock::now().time_since_epoch().count());
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  sms = prop.multiProcessorCount;
-  printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
-  load_encode();
+  kbench_init();
   set_attrs();
-  alloc_sk_flags();
   for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
     if (in.mc < 2) continue;
     cudaLaunchConfig_t cfg = {};

@@ -139,7 +139,6 @@ static float rscale(uint32_t seed, uint64_t i) { return 0.05f + 1.95f * (hash32(
 
 
 // ---- launching ---------------------------------------------------------------
-static int sms;
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
@@ -366,13 +365,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
 
 int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
-  srand((unsigned)std::chrono::steady_clock::now().time_since_epoch().count());
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  sms = prop.multiProcessorCount;
-  printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
-  load_encode();
-  alloc_sk_flags();
+  kbench_init();
   for (auto &in : insts)
     if (in.smem) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
   if (argc > 3 && argv[3][0]) inst_filter = argv[3];

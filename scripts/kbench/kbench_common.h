@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +72,21 @@ static void load_encode() {
     fprintf(stderr, "no cuTensorMapEncodeTiled\n");
     exit(2);
   }
+}
+
+// sms is the device's SM count (kbench_init).
+static int sms;
+
+// kbench_init seeds rand, prints the device, and sets sms, the tensor-map
+// encoder and the stream-K flags: what every kbench tool does first.
+static void kbench_init() {
+  srand((unsigned)std::chrono::steady_clock::now().time_since_epoch().count());
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  sms = prop.multiProcessorCount;
+  printf("%s, %d SMs, L2 %d MB\n", prop.name, sms, prop.l2CacheSize >> 20);
+  load_encode();
+  alloc_sk_flags();
 }
 
 // encode_kmajor: dims {k, rows}, row stride ld elements of esize bytes, a box
