@@ -40,8 +40,8 @@ const ScaleBlockK = 128
 type scalingSpec struct {
 	name   string
 	code   int32
-	floats func(m, n, k int64) (a, b int64)     // m, n, k ≥ 0
-	at     func(m, n, kb, mm, k int) (a, b int) // A's and B's index
+	floats func(m, n, k int64) (a, b int64)       // m, n, k ≥ 0
+	at     func(m, n, kb, rows, k int) (a, b int) // A's and B's index; rows is M
 }
 
 var scalings = [...]scalingSpec{
@@ -56,8 +56,8 @@ var scalings = [...]scalingSpec{
 			kb := scaleBlocks(k)
 			return mulSat(kb, m), mulSat(scaleBlocks(n), kb)
 		},
-		func(m, n, kb, mm, k int) (int, int) {
-			return kb*mm + m, n/ScaleBlockK*int(scaleBlocks(int64(k))) + kb
+		func(m, n, kb, rows, k int) (int, int) {
+			return kb*rows + m, n/ScaleBlockK*int(scaleBlocks(int64(k))) + kb
 		}},
 }
 
@@ -88,10 +88,11 @@ func (s Scaling) Code() int32 { return scalings[s].code }
 func (s Scaling) Floats(m, n, k int64) (a, b int64) { return scalings[s].floats(m, n, k) }
 
 // At returns the indices into A's and B's scales that D[m, n]'s products
-// take at k-block kb (K elements kb·128…) of an M×N×K problem, in the
+// take at k-block kb (K elements kb·128…) of a problem of rows = M rows and
+// K columns of A, in the
 // layouts Floats counts: row-major [⌈K/128⌉][M] for A's blocks, [⌈N/128⌉][⌈K/128⌉]
 // for B's.
-func (s Scaling) At(m, n, kb, mm, k int) (a, b int) { return scalings[s].at(m, n, kb, mm, k) }
+func (s Scaling) At(m, n, kb, rows, k int) (a, b int) { return scalings[s].at(m, n, kb, rows, k) }
 
 // Valid reports whether s is one of the scaling modes.
 func (s Scaling) Valid() bool { return int(s) < len(scalings) }
