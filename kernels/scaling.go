@@ -88,10 +88,9 @@ func (s Scaling) Code() int32 { return scalings[s].code }
 func (s Scaling) Floats(m, n, k int64) (a, b int64) { return scalings[s].floats(m, n, k) }
 
 // At returns the indices into A's and B's scales that D[m, n]'s products
-// take at k-block kb (K elements kb·128…) of a problem of rows = M rows and
-// K columns of A, in the
-// layouts Floats counts: row-major [⌈K/128⌉][M] for A's blocks, [⌈N/128⌉][⌈K/128⌉]
-// for B's.
+// take at k-block kb (K elements kb·128…) of a problem with rows = M and K,
+// in the layouts Floats counts: row-major [⌈K/128⌉][M] for A's blocks,
+// [⌈N/128⌉][⌈K/128⌉] for B's.
 func (s Scaling) At(m, n, kb, rows, k int) (a, b int) { return scalings[s].at(m, n, kb, rows, k) }
 
 // Valid reports whether s is one of the scaling modes.
