@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gemmroute/gemmroute/internal/satmath"
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
@@ -261,7 +262,7 @@ func packPlan(p *Problem, used, limit int64, tileM int) packing {
 		pk.rows, pk.offA, pk.offB = rows, 0, 0
 		off := roundUp(used, 256)
 		if pk.a {
-			pk.offA, off = off, roundUp(off+mulSat(int64(rows), int64(pk.k)*2), 256)
+			pk.offA, off = off, roundUp(off+satmath.Mul(int64(rows), int64(pk.k)*2), 256)
 		}
 		if pk.b {
 			pk.offB = off
@@ -274,7 +275,7 @@ func packPlan(p *Problem, used, limit int64, tileM int) packing {
 	rowBytes := int64(pk.k) * 2
 	room := limit
 	if pk.b { // B's copy, on a 256-byte boundary after A's
-		room -= roundUp(mulSat(int64(p.N), rowBytes), 256) + 256
+		room -= roundUp(satmath.Mul(int64(p.N), rowBytes), 256) + 256
 	}
 	rows := int(min(room/rowBytes, int64(p.M))) / tileM * tileM
 	if rows < tileM || ceilDiv(p.M, rows) > maxChunks {
@@ -286,9 +287,9 @@ func packPlan(p *Problem, used, limit int64, tileM int) packing {
 
 // packEnd is the workspace a plan with packing pk for p needs in all.
 func packEnd(p *Problem, pk packing) int64 {
-	end := pk.offA + mulSat(int64(pk.rows), int64(pk.k)*2)
+	end := pk.offA + satmath.Mul(int64(pk.rows), int64(pk.k)*2)
 	if pk.b {
-		end = pk.offB + mulSat(int64(p.N), int64(pk.k)*2)
+		end = pk.offB + satmath.Mul(int64(p.N), int64(pk.k)*2)
 	}
 	return end
 }
@@ -451,7 +452,7 @@ func tileCount(k *kernels.KernelSpec, p *Problem) int64 {
 // at most one per k-tile of the problem (so that no block's part is empty)
 // and at most as many as kernels.StreamKFlags serve.
 func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
-	units := mulSat(tileCount(k, p), int64(ceilDiv(p.K, k.TileK)))
+	units := satmath.Mul(tileCount(k, p), int64(ceilDiv(p.K, k.TileK)))
 	return int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
 }
 
@@ -476,7 +477,7 @@ func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts i
 // none when the grid divides the tiles.
 func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
 	_, rest, parts := streamKSplit(k, p, streamKGrid(k, p, sms))
-	return mulSat(rest*(parts-1), int64(k.TileM)*int64(k.TileN)*4)
+	return satmath.Mul(rest*(parts-1), int64(k.TileM)*int64(k.TileN)*4)
 }
 
 // streamKWaves is how long a stream-K kernel's grid runs for p on sms SMs,
@@ -527,19 +528,7 @@ func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
 // It saturates at math.MaxInt64 rather than overflow (a split-K factor
 // beyond kernels.MaxSplitK reaches here only from a hand-made KernelSpec).
 func splitWorkspace(p *Problem, s int) int64 {
-	return mulSat(mulSat(int64(s), int64(p.M)), mulSat(int64(p.N), 4))
-}
-
-// mulSat returns a·b for a, b ≥ 0, saturated at math.MaxInt64; 0 when
-// either is negative.
-func mulSat(a, b int64) int64 {
-	switch {
-	case a <= 0 || b <= 0:
-		return 0
-	case a > math.MaxInt64/b:
-		return math.MaxInt64
-	}
-	return a * b
+	return satmath.Mul(satmath.Mul(int64(s), int64(p.M)), satmath.Mul(int64(p.N), 4))
 }
 
 // Source says where the table entry that routed the plan came from:

@@ -2,9 +2,10 @@ package kernels
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
+
+	"github.com/gemmroute/gemmroute/internal/satmath"
 )
 
 // Scaling is how a GEMM's e4m3 inputs are dequantised (real = stored ·
@@ -54,7 +55,7 @@ var scalings = [...]scalingSpec{
 	ScalingBlock: {"block128", ScaleBlock,
 		func(m, n, k int64) (int64, int64) {
 			kb := scaleBlocks(k)
-			return mulSat(kb, m), mulSat(scaleBlocks(n), kb)
+			return satmath.Mul(kb, m), satmath.Mul(scaleBlocks(n), kb)
 		},
 		func(m, n, kb, rows, k int) (int, int) {
 			return kb*rows + m, n/ScaleBlockK*int(scaleBlocks(int64(k))) + kb
@@ -67,14 +68,6 @@ func scaleBlocks(x int64) int64 {
 		return x/ScaleBlockK + 1
 	}
 	return x / ScaleBlockK
-}
-
-// mulSat is a·b for a, b ≥ 0, saturating at math.MaxInt64.
-func mulSat(a, b int64) int64 {
-	if a > 0 && b > math.MaxInt64/a {
-		return math.MaxInt64
-	}
-	return a * b
 }
 
 // Code is the kernels' Params.Scaling for mode s with its scales in device
