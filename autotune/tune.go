@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -175,9 +174,8 @@ func saveTable(path string, t *dispatch.Table) error {
 func spentLine(res *tuning.Result) string {
 	byPhase, _ := res.Spent()
 	var parts []string
-	for _, ph := range slices.Sorted(maps.Keys(byPhase)) {
-		s := byPhase[ph]
-		parts = append(parts, fmt.Sprintf("%s %d calls %.0f s", ph, s.Calls, s.Seconds))
+	for _, s := range byPhase {
+		parts = append(parts, fmt.Sprintf("%s %d calls %.0f s", s.Phase, s.Calls, s.Seconds))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -105,9 +105,6 @@ func (r *Tune) summary(w *strings.Builder) {
 	w.WriteString("\n")
 }
 
-// phaseOrder is the order of a run's phases in the time table.
-var phaseOrder = []string{"gate", "screen", "full", "retime", "probe", "fill", "events"}
-
 // spent writes where the run's time went: the measurer's calls by phase and
 // by bucket (wall time summed over the devices), and what lay outside them.
 func (r *Tune) spent(w *strings.Builder) {
@@ -118,16 +115,10 @@ func (r *Tune) spent(w *strings.Builder) {
 	w.WriteString("## Where the time went\n\nWall time of the measurer's calls, summed over the devices (host work included: " +
 		"operands, the reference, graph capture), to budget the next run by measurement.\n\n" +
 		"| phase | calls | seconds | ms per call |\n| --- | --- | --- | --- |\n")
-	phases := slices.Sorted(maps.Keys(byPhase))
-	slices.SortStableFunc(phases, func(a, b string) int {
-		ia, ib := slices.Index(phaseOrder, a), slices.Index(phaseOrder, b)
-		return cmp.Compare(uint(ia), uint(ib)) // unknown phases (index −1) last
-	})
 	var total float64
-	for _, ph := range phases {
-		s := byPhase[ph]
+	for _, s := range byPhase {
 		total += s.Seconds
-		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f |\n", ph, s.Calls, s.Seconds, 1e3*s.Seconds/float64(max(s.Calls, 1)))
+		fmt.Fprintf(w, "| %s | %d | %.1f | %.1f |\n", s.Phase, s.Calls, s.Seconds, 1e3*s.Seconds/float64(max(s.Calls, 1)))
 	}
 	spans := slices.SortedFunc(maps.Keys(bySpan), func(a, b tuning.Span) int { return cmp.Compare(a.Lo, b.Lo) })
 	var parts []string

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -52,17 +53,36 @@ type Spend struct {
 	Seconds float64
 }
 
-// Spent sums the spans' Spent by phase, and their seconds by bucket.
-func (r *Result) Spent() (byPhase map[string]Spend, bySpan map[Span]float64) {
-	byPhase, bySpan = map[string]Spend{}, map[Span]float64{}
+// phases are a run's phases in the order it goes through them.
+var phases = []string{"gate", "screen", "full", "retime", "probe", "fill", "events"}
+
+// PhaseSpend is one phase's Spend over a run.
+type PhaseSpend struct {
+	Phase string
+	Spend
+}
+
+// Spent sums the spans' Spent by phase, in the order the run goes through
+// them, and their seconds by bucket.
+func (r *Result) Spent() (byPhase []PhaseSpend, bySpan map[Span]float64) {
+	sum, bySpan := map[string]Spend{}, map[Span]float64{}
 	for _, s := range r.Spans {
 		for ph, sp := range s.Spent {
-			t := byPhase[ph]
+			t := sum[ph]
 			t.Calls += sp.Calls
 			t.Seconds += sp.Seconds
-			byPhase[ph] = t
+			sum[ph] = t
 			bySpan[s.Span] += sp.Seconds
 		}
+	}
+	for _, ph := range phases {
+		if s, ok := sum[ph]; ok {
+			byPhase = append(byPhase, PhaseSpend{ph, s})
+			delete(sum, ph)
+		}
+	}
+	for _, ph := range slices.Sorted(maps.Keys(sum)) { // a phase not in the list, last
+		byPhase = append(byPhase, PhaseSpend{ph, sum[ph]})
 	}
 	return byPhase, bySpan
 }
