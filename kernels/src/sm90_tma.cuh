@@ -116,7 +116,9 @@ __device__ __forceinline__ void tma_load_2d_hint(uint32_t dst, const gr_tensor_m
 // tma_store_2d copies the box at shared address src to the 2-D tensor
 // map's box at element coordinates (x inner, y outer), as a bulk async-group
 // operation of the calling thread (tma_store_commit closes the group). Box
-// elements outside the tensor are not written. The shared-memory writes it
+// elements outside the tensor are not written, except that a row's last
+// 16-byte piece is written whole (the H200 wrote columns 130…135 of an
+// N = 130 bf16 map). The shared-memory writes it
 // reads must be made visible to the async proxy first (wgmma_sm90.cuh's
 // fence_proxy_async).
 __device__ __forceinline__ void tma_store_2d(const gr_tensor_map *map, uint32_t src, int32_t x, int32_t y) {

@@ -85,8 +85,8 @@
 // a compile-time constant, except ws_schedule_il's S·BK. k-tile kt of an
 // item starts at kb + kt·kstep().
 //
-// Block: (C + 1) × 128 threads (C = 1 for a 64-row side, else 2), __launch_bounds__(threads, 1) (setmaxnreg
-// needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
+// Block: (C + 1) × 128 threads (C = 1 for a 64-row side, else 2),
+// __launch_bounds__(threads, 1) (setmaxnreg needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)

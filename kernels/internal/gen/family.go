@@ -506,7 +506,8 @@ var (
 // 128-byte pieces of the same weight rows together, where contiguous splits
 // read S distant K ranges (qkv N = 6144, K = 4096, M = 128 on the H200: 128x96
 // split 2 took 22 µs against 17.1 unsplit for 64x96, cuBLAS 15.9).
-// Experimental: not yet run; the model is ws_wgmma's.
+// Experimental: correct on the H200, no faster than split-K in blocks
+// (docs/perf/2026-12-02-h200-d, call 1); the model is ws_wgmma's.
 var wsWGMMAIL = func() family {
 	f := wsFamily("ws_wgmma_il", wsModel, nil)
 	f.interleavedSplitK = true

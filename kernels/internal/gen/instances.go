@@ -156,12 +156,12 @@ func instanceList() []instance {
 		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, sk: true})
 		// ws_wgmma_ts, ws_wgmma_mc2_ts and ws_wgmma_mc2n_ts: the large-M tiles
 		// with D staged in shared memory and stored by TMA (issue 17 item 2).
-		// The staging buffer takes BM·BN·2 bytes of the 227 KiB: 128x256
-		// keeps 3 stages (209 KiB), 128x192 4. Experimental: they passed
+		// The staging buffer takes 64·BN·2 bytes per consumer of the 227 KiB:
+		// 128x256 keeps 3 stages (209 KiB), 128x192 4. Experimental: they passed
 		// kbench check, memcheck, racecheck and the awkward table on the H200
 		// (docs/perf/2026-12-02-h200-d, calls 1–2; the planner keeps them from
 		// a D whose N·2 is not a multiple of 16) and run only where a measured
-		// table entry names them; 5–8 % faster than their register twins at
+		// table entry names them; 2–8 % faster than their register twins at
 		// M = 4096 (call 1).
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
