@@ -171,7 +171,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMAIL}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMAIL}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -479,6 +479,19 @@ var (
 	}()
 )
 
+// wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
+// tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
+// finishing block stores its tile through TMA. The partials between blocks
+// stay fp32 in the workspace (ws_streamk.cuh); only the finished tile is
+// staged. Why: at M = 1024, N = 4096 the register epilogue of the 128x256
+// tile costs 5.7 µs more than the TMA store at K = 64 and 6.9 µs at K =
+// 4096 (docs/perf/2026-12-04-h200, call 1). Experimental (not yet run).
+var wsWGMMASKTS = func() family {
+	f := wsWGMMASK
+	f.name = "ws_wgmma_sk_ts"
+	return wsTMAStore(f, true)
+}()
+
 // wsTMAStore makes f a family whose kernels store D through TMA, with the
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
@@ -593,6 +606,8 @@ func (a wsWGMMAArgs) family() *family {
 	switch {
 	case a.il:
 		return &wsWGMMAIL
+	case a.ts && a.sk:
+		return &wsWGMMASKTS
 	case a.ts && a.mc2n:
 		return &wsWGMMAMC2NTS
 	case a.ts && a.mc2:
@@ -710,8 +725,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bn%64 != 0):
-		return errors.New("TMA-stored D: 16-bit, no swap, ping-pong, stream-K, repack or block scales, BN a multiple of the 64-column box")
+	case a.ts && (a.swap || a.fp8 || a.pp || a.rp || a.b128 || a.bn%64 != 0):
+		return errors.New("TMA-stored D: 16-bit, no swap, ping-pong, repack or block scales, BN a multiple of the 64-column box")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

@@ -168,6 +168,22 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mc2: true})
 		}
 		experimental(wsWGMMAArgs{bm: 128, bn: 256, stages: 3, kb: 1, ts: true, mc2n: true})
+		// The TMA-store epilogue for the tiles the mid-M buckets route to
+		// (128x128 alone and in clusters along M, 128x64, 64x64 in clusters
+		// along N) and for the stream-K tiles of M ≈ 257…1024: at M = 1024,
+		// N = 4096 the 128x256 register epilogue costs 5.7 µs more than the
+		// TMA store at K = 64 (11.03 against 5.34 µs; cuBLAS 4.70) and 6.9
+		// µs at K = 4096 (docs/perf/2026-12-04-h200, call 1). Same stages as
+		// the register twins where the staging buffer fits, one fewer where
+		// it does not (experimental, not yet run).
+		for _, a := range []wsWGMMAArgs{
+			{bm: 128, bn: 128, stages: 6}, {bm: 128, bn: 128, stages: 6, mc2: true}, {bm: 128, bn: 64, stages: 8},
+			{bm: 64, bn: 64, stages: 12, mc2n: true},
+			{bm: 128, bn: 256, stages: 3, sk: true}, {bm: 128, bn: 192, stages: 4, sk: true}, {bm: 128, bn: 128, stages: 6, sk: true},
+		} {
+			a.kb, a.ts = 1, true
+			experimental(a)
+		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %
