@@ -20,7 +20,9 @@ import (
 // 17…512, tuned over the corpus with the mid-M tiles; and the new e4m3→bf16/row
 // entries' lines, added; fourth session: the corpus's sm_90 bf16 buckets
 // 65…256 and 513…4096 with the TMA-store and interleaved split-K kernels
-// admitted, and N = 769, K = 5125 again).
+// admitted, and N = 769, K = 5125 again; 2026-12-04: the corpus's sm_90 bf16
+// buckets 129…1024 with the TMA-store mid-M and stream-K tiles admitted, and
+// the new e4m3→bf16/block128 entries' lines, added).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

@@ -48,7 +48,7 @@ func TestTMAStoreManifest(t *testing.T) {
 		// staging buffer per consumer (two, but one at BM = 64)
 		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*128+1024+min(k.TileM, 128)*k.TileN*2, k.SmemBytes, k.Name)
 	}
-	assert.Equal(t, 14, n, "ws_wgmma_ts 128x256, 128x192, 256x128; mc2_ts 128x256, 128x192; mc2n_ts 128x256, 256x128; bf16 and f16")
+	assert.Equal(t, 28, n, "ws_wgmma_ts 128x256, 128x192, 256x128, 128x128, 128x64; mc2_ts 128x256, 128x192, 128x128; mc2n_ts 128x256, 256x128, 64x64; sk_ts 128x256, 128x192, 128x128; bf16 and f16")
 }
 
 // The constraint filter rejects a TMA-store kernel for a D that TMA cannot
@@ -146,5 +146,5 @@ func TestLaunchMapsEncodeDOnlyForTMAStore(t *testing.T) {
 			assert.Zero(t, m.boxD, "%s: no map of D (the kernel ignores tma_d)", k.Name)
 		}
 	}
-	assert.Equal(t, 14, stores)
+	assert.Equal(t, 28, stores)
 }

@@ -26,12 +26,12 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-02-h200-d/c5/bench-F.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-02-h200-d/c5/peer.csv"
+	readmeBF16Bench = "docs/perf/2026-12-04-h200/c4/bench-T.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-04-h200/c4/peer.csv"
 	// The previous table's run of the same bench in the same call (before
-	// the retune with the TMA-store and interleaved split-K kernels), for
-	// the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-02-h200-d/c5/bench-C.csv"
+	// the retune of M = 129…1024 with the TMA-store mid-M and stream-K
+	// kernels), for the before/after sentence.
+	readmeBF16Before = "docs/perf/2026-12-04-h200/c4/bench-C.csv"
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
