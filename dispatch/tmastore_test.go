@@ -21,9 +21,19 @@ const (
 // name is the spec: a _ts suffix).
 func tsFamily(f string) bool { return strings.HasSuffix(f, "_ts") }
 
+// storeBox is a TMA-store kernel's box of D: 64 columns by a consumer's 64
+// rows, or by the tile's tokens for the swap tiles (whose consumers own 64
+// weight columns of D each).
+func storeBox(k *kernels.KernelSpec) [2]int {
+	if strings.Contains(k.Family, "swap") {
+		return [2]int{64, k.TileM}
+	}
+	return [2]int{64, 64}
+}
+
 // The manifest says which kernels store D through TMA, and only those need
-// anything of D: a 16-byte aligned pointer and pitch, 64 x 64 boxes, room
-// for the staging buffer within the 227 KiB.
+// anything of D: a 16-byte aligned pointer and pitch, boxes of 64 columns
+// (storeBox), room for the staging buffer within the 227 KiB.
 func TestTMAStoreManifest(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
@@ -37,18 +47,24 @@ func TestTMAStoreManifest(t *testing.T) {
 		}
 		n++
 		assert.True(t, k.TMAStore() && k.TMA(), k.Name)
-		assert.Equal(t, [2]int{64, 64}, k.TMAStoreBox, k.Name)
+		assert.Equal(t, storeBox(&k), k.TMAStoreBox, k.Name)
 		assert.Equal(t, 16, k.DPtrAlign, k.Name)
 		assert.Equal(t, 16, k.DLDAlign, k.Name)
 		assert.Equal(t, 2, k.Out.Size(), k.Name)
 		assert.True(t, k.Experimental, "%s: routed only by a measured table entry", k.Name)
-		assert.True(t, k.Persistent, k.Name)
+		swap := strings.Contains(k.Family, "swap")
+		assert.True(t, k.Persistent || swap, "%s: persistent, but the swap tiles keep their twins' dispatch grid", k.Name)
 		assert.LessOrEqual(t, k.SmemBytes, 227<<10, k.Name)
-		// the ring's stages, the 1024 bytes that align them and a 64 x BN
-		// staging buffer per consumer (two, but one at BM = 64)
-		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*128+1024+min(k.TileM, 128)*k.TileN*2, k.SmemBytes, k.Name)
+		// the ring's stages, the 1024 bytes that align them and a staging
+		// buffer per consumer: 64 x BN (two, but one at BM = 64), or with
+		// swap BM x 64 (BN / 64 consumers)
+		staging := min(k.TileM, 128) * k.TileN * 2
+		if swap {
+			staging = k.TileM * k.TileN * 2
+		}
+		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*k.TileK*2+1024+staging, k.SmemBytes, k.Name)
 	}
-	assert.Equal(t, 28, n, "ws_wgmma_ts 128x256, 128x192, 256x128, 128x128, 128x64; mc2_ts 128x256, 128x192, 128x128; mc2n_ts 128x256, 256x128, 64x64; sk_ts 128x256, 128x192, 128x128; bf16 and f16")
+	assert.Equal(t, 36, n, "ws_wgmma_ts 128x256, 128x192, 256x128, 128x128, 128x64; mc2_ts 128x256, 128x192, 128x128; mc2n_ts 128x256, 256x128, 64x64; sk_ts 128x256, 128x192, 128x128; swap_ts 16x128, 32x128, 32x128 KB = 2, 64x128; bf16 and f16")
 }
 
 // The constraint filter rejects a TMA-store kernel for a D that TMA cannot
@@ -140,11 +156,11 @@ func TestLaunchMapsEncodeDOnlyForTMAStore(t *testing.T) {
 		assert.Equal(t, k.TMABox, [2]int{m.boxA, m.boxB}, k.Name)
 		if tsFamily(k.Family) {
 			stores++
-			assert.Equal(t, [2]int{64, 64}, m.boxD, k.Name)
+			assert.Equal(t, storeBox(k), m.boxD, k.Name)
 			assert.Equal(t, k.Out, m.out, k.Name)
 		} else {
 			assert.Zero(t, m.boxD, "%s: no map of D (the kernel ignores tma_d)", k.Name)
 		}
 	}
-	assert.Equal(t, 28, stores)
+	assert.Equal(t, 36, stores)
 }

@@ -6,7 +6,7 @@
 // of each of 8 rows: half of every 32-byte sector it touches is another
 // warp's, "50 % excessive sectors" in ncu).
 //
-// ws_epi_tma (non-swap, no ping-pong, 16-bit D): with split_k == 1 a consumer
+// ws_epi_tma (no ping-pong, 16-bit D): with split_k == 1 a consumer
 // warpgroup applies alpha, beta·C and bias in registers with ws_epilogue_mn's
 // arithmetic (the same expressions, so the same bits; C and bias loads
 // predicated at the tails, rows past M computed but not stored), converts to
@@ -123,6 +123,52 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
 #pragma unroll
       for (int b = 0; b < COLS / 64; ++b)
         if (n0 + 64 * b < p.n) tma_store_2d(&p.tma_d, stage + b * (64 * 128), (int32_t)(n0 + 64 * b), (int32_t)m0);
+    tma_store_commit();
+  }
+}
+
+// ws_epilogue_tma_nm (SWAP) stores a consumer warpgroup's 64 x COLS
+// accumulator d, whose rows are D's columns n0…n0+63 (the weights) and
+// whose columns are D's rows m0…m0+COLS−1 (the tokens), through the staging
+// buffer at stage: COLS rows of 128 bytes (the 64 columns of D), 128-byte
+// swizzle, stored by one TMA store of tma_d's box {64, COLS} at (n0, m0).
+// Element (n0 + lr + 8h, m0 + 2q + 8i + b) goes to row 2q + 8i + b, 16-byte
+// chunk (lr + 8h) / 8 swizzled by the row's r % 8, at 2-byte slot lr % 8: a
+// warp's 2-byte stores of one (i, b, h) cover 4 rows x 16 bytes, every bank
+// once. The arithmetic is ws_epilogue_nm's, in its order (so the same bits):
+// alpha·acc, + beta·C, + bias[n] (0 without bias), convert. C and bias
+// loads are predicated at the tails; TMA clips rows past M and columns past
+// N. split_k == 1 only.
+template <typename TOut, int COLS>
+__device__ __forceinline__ void ws_epilogue_tma_nm(const gr_gemm_params &p, const float (&d)[COLS / 2], int64_t n0,
+                                                   int64_t m0, int lr, int q, uint32_t stage, int c, int tid) {
+  static_assert(sizeof(TOut) == 2 && COLS % 8 == 0 && COLS <= 256, "16-bit D, a box of at most 256 rows");
+  if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
+  ws_bar_sync(c);
+  const float alpha = p.alpha, beta = p.beta;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int nl = lr + 8 * h;  // column of D within the 64
+    const int64_t n = n0 + nl;
+    const bool nok = n < p.n;
+    const float bn = p.bias && nok ? to_f32(reinterpret_cast<const TOut *>(p.bias)[n]) : 0.f;
+    const TOut *cc = reinterpret_cast<const TOut *>(p.c) + n;
+#pragma unroll
+    for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+      for (int b = 0; b < 2; ++b) {
+        const int r = 2 * q + 8 * i + b;  // row of D within the tile
+        float v = alpha * d[4 * i + 2 * h + b];
+        if (beta != 0.f && nok && m0 + r < p.m) v += beta * to_f32(cc[(m0 + r) * p.ldc]);
+        const TOut o = from_f32<TOut>(v + bn);
+        const uint32_t at = stage + r * 128 + (((nl / 8) ^ (r % 8)) * 16) + (nl % 8) * 2;
+        asm volatile("st.shared.b16 [%0], %1;\n" ::"r"(at), "h"(*reinterpret_cast<const unsigned short *>(&o)) : "memory");
+      }
+  }
+  fence_proxy_async();  // each thread's writes, before the copy engine reads them
+  ws_bar_sync(c);
+  if (tid == 0) {
+    if (n0 < p.n && m0 < p.m) tma_store_2d(&p.tma_d, stage, (int32_t)n0, (int32_t)m0);
     tma_store_commit();
   }
 }

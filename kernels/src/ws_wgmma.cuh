@@ -90,15 +90,17 @@
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
-// stores D from registers as above; ws_epi_tma (non-swap, no ping-pong,
-// 16-bit) stages each consumer's 64 x BN blocks of D in shared memory (C x 64
-// x BN x 2 bytes after the ring's stages; BM = 256 stores its two blocks
-// through the buffer in turn) and stores them by TMA through tma_d,
-// while the consumer goes on to its next tile (split_k > 1: the register
-// path for the partials).
+// stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit)
+// stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes
+// after the ring's stages: 64 x BN blocks, BM = 256 storing its two through
+// the buffer in turn; with SWAP the consumer's 64 weight columns of D for
+// the BM tokens, transposed) and stores it by TMA through tma_d, while the
+// consumer goes on to its next tile (split_k > 1: the register path for the
+// partials).
 // Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b with BN/MC-row
 // boxes (the manifest's tma_box = {BM, BN/MC}); with ws_epi_tma, tma_d with
-// 64 x 64 boxes (the manifest's tma_store_box).
+// boxes of 64 columns x 64 rows, or x BM rows with SWAP (the manifest's
+// tma_store_box).
 //
 // Constraints (written into the manifest by the generator):
 //   A and B 16-byte aligned, lda and ldb multiples of 16 bytes, K a
@@ -143,8 +145,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
-  static_assert(!EPI::tma_store || (!SWAP && !PP && sizeof(T) == 2 && sizeof(TOut) == 2),
-                "TMA-stored D: non-swap, no ping-pong, 16-bit");
+  static_assert(!EPI::tma_store || (!PP && sizeof(T) == 2 && sizeof(TOut) == 2), "TMA-stored D: no ping-pong, 16-bit");
   constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
   __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES + 2];
@@ -344,8 +345,14 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       for (int w = 0; w < MW; ++w)
         ws_scale<SWAP, COLS>(p, acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
     const float(&d)[COLS / 2] = acc[0][0];
-    if constexpr (SWAP) {
-      ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+    if constexpr (SWAP) {  // EPI::tma_store: the consumer's 64 weight rows, staged transposed, by TMA
+      bool staged = false;
+      if constexpr (EPI::tma_store)
+        if (p.split_k == 1) {
+          ws_epilogue_tma_nm<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
+          staged = true;
+        }
+      if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
     } else if constexpr (PP) {  // this consumer's whole tile: two 64-row blocks
       ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
       ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);

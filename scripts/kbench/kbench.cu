@@ -67,7 +67,7 @@ struct Inst {
   int cols() const { return swap ? bm : bn; }
   int consumers() const { return rows() == 64 ? 1 : 2; }  // BM = 256: two of 128 rows
   int threads() const { return (consumers() + 1) * 128; }
-  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 64 * bn * 2 : 0); }
+  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
@@ -116,10 +116,11 @@ static void encode_kmajor(gr_tensor_map *map, bool f16, const void *base, int64_
 }
 
 // encode_d: D [M,N] (internal/cuda/shim.go's gr_encode_d): dims {n, m}, row
-// stride ldc elements, a box of 64 x 64, 128-byte swizzle, for gr::ws_epi_tma.
-static void encode_d(gr_tensor_map *map, bool f16, void *base, int64_t n, int64_t m, int64_t ldc) {
+// stride ldc elements, a box of 64 columns x rows (64, or a swap tile's BM
+// tokens), 128-byte swizzle, for gr::ws_epi_tma.
+static void encode_d(gr_tensor_map *map, bool f16, void *base, int64_t n, int64_t m, int64_t ldc, int rows) {
   cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m}, strides[1] = {(cuuint64_t)ldc * 2};
-  cuuint32_t box[2] = {64, 64}, elem[2] = {1, 1};
+  cuuint32_t box[2] = {64, (cuuint32_t)rows}, elem[2] = {1, 1};
   CUresult r = encode((CUtensorMap *)map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base,
                       dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                       CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -192,7 +193,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   // MC: each block loads a part of the shared box (A's along N, else B's)
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
-  if (in.ts) encode_d(&p.tma_d, in.f16, p.d, p.n, p.m, p.ldc);
+  if (in.ts) encode_d(&p.tma_d, in.f16, p.d, p.n, p.m, p.ldc, in.swap ? in.bm : 64);
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {

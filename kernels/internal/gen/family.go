@@ -91,16 +91,19 @@ type family struct {
 	// repackKernel writes (KernelSpec.RepackKernel); their instances are
 	// element-aligned (tile.aligned false) though they load through TMA.
 	repack bool
-	// tmaStore: the family's kernels stage D in shared memory and store it
-	// through gemm_params.h's tma_d (ws_epilogue_tma.cuh's ws_epi_tma) in
-	// boxes of tmaStoreBox {columns, rows}: the manifest's tma_store_box,
-	// and d_ptr_align, d_ld_align 16 (what TMA needs of D).
-	tmaStore bool
+	// tmaStoreBox: the family's kernels stage D in shared memory and store
+	// it through gemm_params.h's tma_d (ws_epilogue_tma.cuh's ws_epi_tma) in
+	// boxes of {columns, rows} of the tile: the manifest's tma_store_box,
+	// and d_ptr_align, d_ld_align 16 (what TMA needs of D). nil: the
+	// register epilogue.
+	tmaStoreBox func(t tile) [2]int
 }
 
 // tmaStoreBox is ws_epi_tma's box of D: 64 columns (128 bytes of 16-bit
-// elements, the 128-byte swizzle's span) by 64 rows (a consumer's rows).
-var tmaStoreBox = [2]int{64, 64}
+// elements, the 128-byte swizzle's span) by 64 rows (a consumer's rows);
+// with SWAP (swapTMAStoreBox) by the tile's BM tokens.
+func tmaStoreBox(tile) [2]int       { return [2]int{64, 64} }
+func swapTMAStoreBox(t tile) [2]int { return [2]int{64, t.bm} }
 
 // rowScalings are the modes a kernel that scales its accumulator before
 // the epilogue applies (scales.cuh: per-tensor device scalars or folded
@@ -171,7 +174,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMAIL}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMAIL}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -495,11 +498,26 @@ var wsWGMMASKTS = func() family {
 // wsTMAStore makes f a family whose kernels store D through TMA, with the
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
-	f.tmaStore, f.persistent = true, f.persistent || persistent
+	f.tmaStoreBox, f.persistent = tmaStoreBox, f.persistent || persistent
 	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
 	return f
 }
+
+// wsWGMMASwapTS: ws_wgmma_swap with the TMA-store epilogue — each consumer
+// stages its 64 weight columns of D for the tile's BM tokens (transposed,
+// ws_epilogue_tma_nm) and stores them by one TMA store; split-K partials
+// take the register path. Why: the swap tiles serve M = 17…256, where the
+// non-swap tiles' TMA store gained 2–3 µs (docs/perf/2026-12-04-h200, call
+// 2), and their register epilogue writes one 2-byte element a store.
+// Dispatch grid, as its register twin. Experimental (not yet run).
+var wsWGMMASwapTS = func() family {
+	f := wsFamily("ws_wgmma_swap_ts", wsSwapModel, nil)
+	f.tmaStoreBox = swapTMAStoreBox
+	// a BM x 64 staging buffer per consumer (BN / 64 consumers)
+	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
+	return f
+}()
 
 // wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
 // stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
@@ -606,6 +624,8 @@ func (a wsWGMMAArgs) family() *family {
 	switch {
 	case a.il:
 		return &wsWGMMAIL
+	case a.ts && a.swap:
+		return &wsWGMMASwapTS
 	case a.ts && a.sk:
 		return &wsWGMMASKTS
 	case a.ts && a.mc2n:
@@ -725,8 +745,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.swap || a.fp8 || a.pp || a.rp || a.b128 || a.bn%64 != 0):
-		return errors.New("TMA-stored D: 16-bit, no swap, ping-pong, repack or block scales, BN a multiple of the 64-column box")
+	case a.ts && (a.fp8 || a.pp || a.rp || a.b128 || !a.swap && a.bn%64 != 0 || a.swap && a.sk):
+		return errors.New("TMA-stored D: 16-bit, no ping-pong, repack or block scales, BN a multiple of the 64-column box (swap: any BM, no stream-K)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

@@ -145,7 +145,7 @@ func TestArgsChecks(t *testing.T) {
 		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                        // no registers to promote
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true},              // ping-pong cannot promote
 		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
-		wsWGMMAArgs{bm: 32, bn: 128, stages: 4, kb: 1, swap: true, ts: true},              // TMA store of a transposed tile
+		wsWGMMAArgs{bm: 32, bn: 128, stages: 4, kb: 1, swap: true, sk: true, ts: true},    // TMA store of a stream-K transposed tile (not yet)
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true},               // TMA store in ping-pong
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, fp8: true, ts: true},              // e4m3 (not yet)
 		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1, ts: true},                          // BN not whole 64-column boxes
@@ -220,11 +220,15 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)
 		require.Equal(t, a.mc2n, k.ClusterAlongN, name)
 		staging := 0
-		if a.ts { // D's staging buffer: 64 x BN 16-bit elements per consumer after the ring
-			staging = a.consumers() * 64 * a.bn * 2
-			require.Equal(t, [2]int{64, 64}, k.TMAStoreBox, name)
+		if a.ts { // D's staging buffer: 64 x COLS 16-bit elements per consumer after the ring
+			staging = a.consumers() * 64 * a.cols() * 2
+			rows := 64 // a consumer's rows of D; with SWAP the tile's tokens
+			if a.swap {
+				rows = a.bm
+			}
+			require.Equal(t, [2]int{64, rows}, k.TMAStoreBox, name)
 			require.Equal(t, [2]int{16, 16}, [2]int{k.DPtrAlign, k.DLDAlign}, name)
-			require.True(t, k.Persistent && k.Experimental, name)
+			require.True(t, (k.Persistent || a.swap) && k.Experimental, name)
 			require.Contains(t, string(cu), "gr::ws_epi_tma>(p); }", name)
 			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<", name))
 		} else {

@@ -184,6 +184,11 @@ func instanceList() []instance {
 			a.kb, a.ts = 1, true
 			experimental(a)
 		}
+		// The swap tiles the M = 17…256 buckets route to, with the TMA store
+		// (ws_wgmma_swap_ts, experimental, not yet run).
+		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, ts: true})
+		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %
@@ -401,8 +406,8 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	if f.tmaBox != nil {
 		k.TMABox = f.tmaBox(t)
 	}
-	if f.tmaStore {
-		k.TMAStoreBox, k.DPtrAlign, k.DLDAlign = tmaStoreBox, 16, 16
+	if f.tmaStoreBox != nil {
+		k.TMAStoreBox, k.DPtrAlign, k.DLDAlign = f.tmaStoreBox(t), 16, 16
 	}
 	if in.in == kernels.E4M3 {
 		k.Scalings = f.scalings
