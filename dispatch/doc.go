@@ -76,10 +76,12 @@
 // makes one handle and two matmul descriptors (16-bit, and FP8 with fast
 // accumulation off). Options.NoVendor turns it
 // off (our kernels only: how every kernel floor is measured). Where no
-// library loads, or NoVendor is set, the engine still runs: each bucket
-// routed to cuBLASLt is passed over to the next level (exact entry,
-// default entry, heuristic) and counted as changed by KernelMatch, and
-// Explain says why ("cuBLASLt absent: libcublasLt.so.13: …", "cuBLASLt
+// library loads, or NoVendor is set, the engine still runs: a bucket
+// routed to cuBLASLt runs the kernel of ours that the tuner recorded beside
+// the algorithm (Bucket.Kernel: our kernels' own choice there), or, in a
+// bucket without one, is passed over to the next level (exact entry,
+// default entry, heuristic) and counted as changed by KernelMatch; Explain
+// says why ("cuBLASLt absent: libcublasLt.so.13: …", "cuBLASLt
 // off: Options.NoVendor is set"). So is a bucket recorded by another
 // version of the library than the loaded one, or whose algorithm the
 // loaded library rejects (cublasLtMatmulAlgoCheck, at load for an exact

@@ -378,12 +378,16 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		}
 		if b.Vendor != nil {
 			vr, why := pl.vendorRoute(p, key, b)
-			if why != "" {
-				ex.notes = append(ex.notes, fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why))
+			if why == "" {
+				vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, entrySource(lv.e, pl.table.Provenance)
+				return vr, ex
+			}
+			note := fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why)
+			if b.Kernel == "" {
+				ex.notes = append(ex.notes, note)
 				continue
 			}
-			vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, entrySource(lv.e, pl.table.Provenance)
-			return vr, ex
+			ex.notes = append(ex.notes, note+"; the bucket's kernel of ours instead")
 		}
 		k, st := bucketKernel(pl.cat, b)
 		switch st {

@@ -90,8 +90,12 @@ func (e *Entry) Measured() bool {
 
 // Bucket covers M in [MinM, MaxM] (MaxM = 0: no upper bound). Upper edges are
 // powers of two, and an entry's buckets cover [1, ∞) without gap or overlap.
-// A bucket names a kernel of ours (Kernel, Digest) or, with Vendor, a
-// cuBLASLt algorithm (no kernel, no digest, split_k 1).
+// A bucket names a kernel of ours (Kernel, Digest, SplitK), a cuBLASLt
+// algorithm (Vendor; no kernel, no digest, split_k 1), or both: a bucket that
+// cuBLASLt won also keeps the best of our kernels there, which runs wherever
+// the vendor route cannot (no library, another version, Options.NoVendor, a
+// problem cuBLASLt does not take), with its own measured times
+// (KernelTimesUS).
 type Bucket struct {
 	MinM   int    `yaml:"min_m"`
 	MaxM   int    `yaml:"max_m,omitempty"`
@@ -102,13 +106,16 @@ type Bucket struct {
 	// its catalog's kernel of that name has this digest.
 	Digest string `yaml:"digest,omitempty"`
 	SplitK int    `yaml:"split_k"`
-	// Vendor routes the bucket to cuBLASLt's algorithm instead of a kernel
-	// (see Vendor); nil for a kernel of ours.
+	// Vendor routes the bucket to cuBLASLt's algorithm before its kernel
+	// (see Vendor); nil for a kernel of ours alone.
 	Vendor *Vendor `yaml:"vendor,omitempty"`
 	// Measured by autotune (absent in heuristic tables).
-	TimesUS   map[int]float64 `yaml:"times_us,omitempty"`   // chosen kernel's time at sample Ms
-	RunnerUp  string          `yaml:"runner_up,omitempty"`  // second-best kernel
-	MarginPct float64         `yaml:"margin_pct,omitempty"` // runner-up's worst-case slowdown over the choice, %
+	TimesUS map[int]float64 `yaml:"times_us,omitempty"` // the route's time at sample Ms (cuBLASLt's with Vendor)
+	// KernelTimesUS is, in a bucket with both Vendor and Kernel, our
+	// kernel's time at the same sample Ms.
+	KernelTimesUS map[int]float64 `yaml:"kernel_times_us,omitempty"`
+	RunnerUp      string          `yaml:"runner_up,omitempty"`  // second-best kernel
+	MarginPct     float64         `yaml:"margin_pct,omitempty"` // runner-up's worst-case slowdown over the choice, %
 }
 
 // String writes the bucket's range: "[17, 64]", or "[257, ∞)" when open.
@@ -181,8 +188,8 @@ func (t *Table) matchKernels(cat *kernels.Catalog, verdicts map[*Bucket]verdict)
 		for j := range t.Entries[i].Buckets {
 			b := &t.Entries[i].Buckets[j]
 			_, st := bucketKernel(cat, b)
-			if b.Vendor != nil {
-				st = verdicts[b].st
+			if v := verdicts[b].st; b.Vendor != nil && (v == kernelVendor || b.Kernel == "") {
+				st = v // else the vendor route is passed over and the bucket's kernel counts
 			}
 			switch st {
 			case kernelMatched:
@@ -305,6 +312,7 @@ func (e Entry) clone() Entry {
 	e.Buckets = slices.Clone(e.Buckets)
 	for j := range e.Buckets {
 		e.Buckets[j].TimesUS = maps.Clone(e.Buckets[j].TimesUS)
+		e.Buckets[j].KernelTimesUS = maps.Clone(e.Buckets[j].KernelTimesUS)
 		if v := e.Buckets[j].Vendor; v != nil {
 			c := *v
 			e.Buckets[j].Vendor = &c
@@ -364,7 +372,7 @@ func (e *Entry) StripMeasurements() {
 	e.Source = SourceModel
 	for i := range e.Buckets {
 		b := &e.Buckets[i]
-		b.TimesUS, b.RunnerUp, b.MarginPct = nil, "", 0
+		b.TimesUS, b.KernelTimesUS, b.RunnerUp, b.MarginPct = nil, nil, "", 0
 	}
 }
 

@@ -664,14 +664,16 @@ func decoded(list *yaml.Node) []*yaml.Node {
 func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.Catalog) {
 	b, m, last := &e.Buckets[j], nodes[j], j == len(e.Buckets)-1
 	l.whole(m, "min_m", "max_m", "split_k")
-	if _, times := field(m, "times_us"); times != nil && times.Kind == yaml.MappingNode {
-		for i := 0; i < len(times.Content); i += 2 {
-			if k := times.Content[i]; k.ShortTag() == "!!float" {
-				l.fail(k.Line, "times_us: %q is not a whole number", k.Value)
+	for name, parsed := range map[string]map[int]float64{"times_us": b.TimesUS, "kernel_times_us": b.KernelTimesUS} {
+		if _, times := field(m, name); times != nil && times.Kind == yaml.MappingNode {
+			for i := 0; i < len(times.Content); i += 2 {
+				if k := times.Content[i]; k.ShortTag() == "!!float" {
+					l.fail(k.Line, "%s: %q is not a whole number", name, k.Value)
+				}
 			}
-		}
-		if len(times.Content)/2 > len(b.TimesUS) && !slices.ContainsFunc(times.Content, l.bad) {
-			l.errorf(times.Line, "times_us: two keys name the same M: keep one")
+			if len(times.Content)/2 > len(parsed) && !slices.ContainsFunc(times.Content, l.bad) {
+				l.errorf(times.Line, "%s: two keys name the same M: keep one", name)
+			}
 		}
 	}
 	switch prev := &e.Buckets[max(j-1, 0)]; {
@@ -699,18 +701,28 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	if _, v := field(m, "split_k"); (b.SplitK < 1 || b.SplitK > kernels.MaxSplitK) && !l.bad(v) {
 		l.errorf(at(m, "split_k"), "split_k is %d: it must be in [1, %d] (1: no split-K)", b.SplitK, kernels.MaxSplitK)
 	}
-	for _, mm := range slices.Sorted(maps.Keys(b.TimesUS)) {
-		if us := b.TimesUS[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {
-			l.errorf(at(m, "times_us"), "times_us[%d] = %g: sample Ms must be ≥ 1 and times positive microseconds", mm, us)
-			break
+	for _, f := range []struct {
+		name  string
+		times map[int]float64
+	}{{"times_us", b.TimesUS}, {"kernel_times_us", b.KernelTimesUS}} {
+		for _, mm := range slices.Sorted(maps.Keys(f.times)) {
+			if us := f.times[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {
+				l.errorf(at(m, f.name), "%s[%d] = %g: sample Ms must be ≥ 1 and times positive microseconds", f.name, mm, us)
+				break
+			}
 		}
+	}
+	if len(b.KernelTimesUS) > 0 && (b.Vendor == nil || b.Kernel == "") {
+		l.errorf(at(m, "kernel_times_us"), "kernel_times_us are our kernel's times in a bucket routed to cuBLASLt first: remove them, or name both vendor and kernel")
 	}
 	if math.IsNaN(b.MarginPct) || math.IsInf(b.MarginPct, 0) || b.MarginPct < 0 {
 		l.errorf(at(m, "margin_pct"), "margin_pct is %g: write a finite percentage, not negative (the runner-up's slowdown over the choice)", b.MarginPct)
 	}
 	if b.Vendor != nil {
 		l.checkVendor(b, m)
-		return
+		if b.Kernel == "" && b.Digest == "" {
+			return // cuBLASLt alone
+		}
 	}
 	if b.Kernel == "" {
 		l.need(m, "kernel", "name the kernel that runs this bucket (or a cuBLASLt algorithm: vendor)")
@@ -751,7 +763,8 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	}
 }
 
-// checkVendor validates b, a bucket routed to cuBLASLt, read from m. Whether
+// checkVendor validates b, a bucket routed to cuBLASLt (first; its kernel
+// of ours, if it names one, is checked as any bucket's), read from m. Whether
 // the loaded library is the version it records is the planner's to check
 // (VendorLibrary): a table loads without the library.
 func (l *loader) checkVendor(b *Bucket, m *yaml.Node) {
@@ -759,11 +772,9 @@ func (l *loader) checkVendor(b *Bucket, m *yaml.Node) {
 	if l.bad(v) {
 		return
 	}
-	if b.Kernel != "" || b.Digest != "" {
-		l.errorf(at(m, "vendor"), "a bucket routed to cuBLASLt (vendor) names no kernel of ours: remove kernel and digest, or vendor")
-	}
-	if b.SplitK != 1 && b.SplitK >= 1 && b.SplitK <= kernels.MaxSplitK {
-		l.errorf(at(m, "split_k"), "split_k is %d: a bucket routed to cuBLASLt has split_k: 1 (its algorithm holds its own split)", b.SplitK)
+	// with a kernel of ours as well, split_k is the kernel's (checked with it)
+	if b.Kernel == "" && b.Digest == "" && b.SplitK != 1 && b.SplitK >= 1 && b.SplitK <= kernels.MaxSplitK {
+		l.errorf(at(m, "split_k"), "split_k is %d: a bucket routed to cuBLASLt alone has split_k: 1 (its algorithm holds its own split)", b.SplitK)
 	}
 	l.whole(v, "version")
 	if key, problem := b.Vendor.check(); problem != "" && !l.bad(v) {

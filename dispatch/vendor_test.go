@@ -98,8 +98,10 @@ func TestLoadVendorBucketErrors(t *testing.T) {
 		{"old version", with("version: 120804", "version: 110802"), 14, "vendor version 110802: record cublasLtGetVersion of the library that chose the algorithm"},
 		{"no version", with("          version: 120804\n", ""), 13, "vendor version 0"},
 		{"fractional version", with("version: 120804", "version: 120804.5"), 14, `version: "120804.5" is not a whole number`},
-		{"kernel too", with("        split_k: 1\n        vendor:", "        kernel: k90_bf16\n        split_k: 1\n        vendor:"), 13, "a bucket routed to cuBLASLt (vendor) names no kernel of ours: remove kernel and digest, or vendor"},
-		{"split_k", with("        split_k: 1\n        vendor:", "        split_k: 2\n        vendor:"), 11, "split_k is 2: a bucket routed to cuBLASLt has split_k: 1"},
+		{"kernel without digest", with("        split_k: 1\n        vendor:", "        kernel: k90_bf16\n        split_k: 1\n        vendor:"), 9, "digest is missing"},
+		{"digest without kernel", with("        split_k: 1\n        vendor:", "        digest: "+withDigests("D90")+"\n        split_k: 1\n        vendor:"), 9, "kernel is missing"},
+		{"split_k", with("        split_k: 1\n        vendor:", "        split_k: 2\n        vendor:"), 11, "split_k is 2: a bucket routed to cuBLASLt alone has split_k: 1"},
+		{"kernel times alone", with("        split_k: 1\n        vendor:", "        split_k: 1\n        kernel_times_us:\n          1: 5\n        vendor:"), 12, "kernel_times_us are our kernel's times in a bucket routed to cuBLASLt first"},
 		{"unknown field", with("          version: 120804\n", "          version: 120804\n          colour: red\n"), 15, `unknown field "colour" in vendor: remove it or use one of algo, version`},
 		{"not a mapping", with("        vendor:\n          algo: "+testAlgo+"\n          version: 120804\n", "        vendor: 5\n"), 12, "vendor must be a mapping of fields"},
 	}
@@ -159,6 +161,46 @@ func TestPlanVendorBucket(t *testing.T) {
 	assert.Nil(t, (*Planner)(nil).WithVendor(VendorLibrary{Version: 120804}))
 	_, err := NewPlanner(nil, tab, H200, Limits{}).WithVendor(VendorLibrary{}).Plan(&p)
 	assert.ErrorIs(t, err, ErrInvalidArgument, "keeps NewPlanner's argument errors")
+}
+
+// A bucket that names both a cuBLASLt algorithm and a kernel of ours runs
+// the kernel wherever the vendor route cannot — absent, off, another
+// version — at its own level (not the next one), Explain saying so, and
+// counts as matched; where the library takes it, it counts as cuBLASLt.
+// Its kernel_times_us load with it.
+func TestPlanVendorBucketWithKernel(t *testing.T) {
+	cat := tableTestCatalog(t)
+	both := strings.Replace(vendorTable(t), "        split_k: 1\n        vendor:", "        kernel: k90_bf16\n        digest: "+withDigests("D90")+"\n        split_k: 1\n        kernel_times_us:\n          8: 5.5\n          16: 6.25\n        vendor:", 1)
+	exact := strings.Replace(both, "    layout: tn\n", "    layout: tn\n    n: 4096\n    k: 4096\n", 1)
+	tab, err := LoadTable("both.yaml", []byte(exact+baseTable[strings.Index(baseTable, "  - arch"):]), cat)
+	require.NoError(t, err)
+	b := tab.Entries[0].Bucket(8)
+	require.NotNil(t, b.Vendor)
+	assert.Equal(t, map[int]float64{8: 5.5, 16: 6.25}, b.KernelTimesUS)
+	_, p := exactVendorTable(t)
+	for _, c := range []struct {
+		name  string
+		pl    *Planner
+		why   string
+		match KernelMatch
+	}{
+		{"no library given", NewPlanner(cat, tab, H200, Limits{}), "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)", KernelMatch{Matched: 4}},
+		{"off", NewPlanner(cat, tab, H200, Limits{}).WithVendor(offLibrary(t)), "cuBLASLt off: Options.NoVendor is set", KernelMatch{Matched: 4}},
+		{"other version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 130105}),
+			"recorded for cuBLASLt 12.8.4, loaded 13.1.5: retune the table with the loaded library", KernelMatch{Matched: 4}},
+		{"loaded version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}),
+			"cuBLASLt 12.8.4's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", KernelMatch{Matched: 3, Vendor: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.match, c.pl.KernelMatch())
+			plan, err := c.pl.Plan(&p)
+			require.NoError(t, err)
+			assert.Equal(t, LevelExact, plan.Level, "the bucket's own kernel, not the next level")
+			assert.Nil(t, plan.Vendor)
+			assert.Equal(t, "k90_bf16", plan.Kernel.Name)
+			assert.Contains(t, plan.Explain(), "exact (N,K) entry: bucket [1, 16] routes to cuBLASLt: "+c.why+"; the bucket's kernel of ours instead")
+		})
+	}
 }
 
 // fakeLauncher stands for an engine's cuBLASLt: every algorithm fits with

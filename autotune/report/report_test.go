@@ -265,3 +265,16 @@ func TestBenchRowSetPlan(t *testing.T) {
 	r.SetPlan(dispatch.Plan{Kernel: &kernels.KernelSpec{Name: "k"}, SplitK: 2, Level: dispatch.LevelDefault})
 	assert.Equal(t, []any{"k", 2, "default entry"}, []any{r.Kernel, r.SplitK, r.Level})
 }
+
+// A bucket that cuBLASLt won names, in the Choices table, the algorithm and
+// the kernel of ours that runs without cuBLASLt, with its time against the
+// algorithm's at the bucket's largest sample M.
+func TestChoiceRowVendorWithKernel(t *testing.T) {
+	v := dispatch.Vendor{Algo: "AAAA", Version: 130100}
+	b := dispatch.Bucket{MinM: 33, MaxM: 64, Kernel: "gemmroute_sm90_k", SplitK: 2, Vendor: &v,
+		TimesUS: map[int]float64{33: 10, 64: 20}, KernelTimesUS: map[int]float64{33: 11, 64: 25}}
+	row := choiceRow(tuning.Choice{Key: dispatch.EntryKey{Arch: dispatch.SM90}, Bucket: b, Loss: 1})
+	assert.Contains(t, row, tuning.BucketCandidate(&b).String()+"; without cuBLASLt gemmroute_sm90_k split-K 2 (×1.25 the time at M = 64)")
+	b.Kernel, b.KernelTimesUS = "", nil
+	assert.NotContains(t, choiceRow(tuning.Choice{Bucket: b, Loss: 1}), "without cuBLASLt")
+}

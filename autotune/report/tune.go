@@ -81,7 +81,16 @@ func choiceRow(c tuning.Choice) string {
 	if b.RunnerUp != "" {
 		runnerUp = fmt.Sprintf("runner-up %s (+%.1f%%)", b.RunnerUp, b.MarginPct)
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | bucket loss %.1f%% |\n", c.Key, b.String(), tuning.BucketCandidate(&b), runnerUp, 100*(c.Loss-1))
+	choice := tuning.BucketCandidate(&b).String()
+	if b.Vendor != nil && b.Kernel != "" { // cuBLASLt won; the kernel runs where it cannot
+		choice += fmt.Sprintf("; without cuBLASLt %s", tuning.Candidate{Kernel: b.Kernel, SplitK: b.SplitK})
+		if len(b.KernelTimesUS) > 0 {
+			if m := slices.Max(slices.Collect(maps.Keys(b.KernelTimesUS))); b.TimesUS[m] > 0 {
+				choice += fmt.Sprintf(" (×%.2f the time at M = %d)", b.KernelTimesUS[m]/b.TimesUS[m], m)
+			}
+		}
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s | bucket loss %.1f%% |\n", c.Key, b.String(), choice, runnerUp, 100*(c.Loss-1))
 }
 
 func (r *Tune) summary(w *strings.Builder) {

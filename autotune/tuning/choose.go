@@ -202,7 +202,8 @@ func nearest(i, n int) []int {
 // candidate's slowest time over the shapes. A bucket with no measurement
 // takes the fallback entry's choice for now (inheritUnmeasured may replace
 // it) or none. A chosen kernel (one of cat's) gives its digest; a chosen
-// cuBLASLt algorithm is recorded as the bucket's Vendor (split-K 1).
+// cuBLASLt algorithm is recorded as the bucket's Vendor, beside the best of
+// our kernels there (its kernel, digest, split-K and KernelTimesUS).
 func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallback *dispatch.Entry, cat *kernels.Catalog) Choice {
 	out := Choice{Key: key, Bucket: b}
 	times := map[point]map[Candidate]float64{}
@@ -221,16 +222,20 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 		if c.best.IsVendor() {
 			v := c.best.Vendor
 			out.Bucket.Vendor = &v
-		} else if k := cat.Kernel(c.best.Kernel); k != nil {
+			// cuBLASLt won: the bucket keeps our kernels' own choice too, for
+			// wherever the vendor route cannot run (no library, NoVendor)
+			if ours, ok := choose(oursOnly(times)); ok {
+				out.Bucket.Kernel, out.Bucket.SplitK = ours.best.Kernel, ours.best.SplitK
+				out.Bucket.KernelTimesUS = timesByM(ours.times)
+			}
+		}
+		if k := cat.Kernel(out.Bucket.Kernel); k != nil {
 			out.Bucket.Digest = k.Digest
 		}
 		if c.runnerUp != (Candidate{}) {
 			out.Bucket.RunnerUp = c.runnerUp.String()
 		}
-		out.Bucket.TimesUS = map[int]float64{}
-		for pt, t := range c.times {
-			out.Bucket.TimesUS[pt.m] = max(out.Bucket.TimesUS[pt.m], round2(t))
-		}
+		out.Bucket.TimesUS = timesByM(c.times)
 		for _, l := range c.loss {
 			out.Loss = max(out.Loss, l)
 		}
@@ -240,6 +245,25 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 		if fb := fallback.Bucket(b.MinM); fb != nil {
 			routeLike(&out.Bucket, fb)
 		}
+	}
+	return out
+}
+
+// oursOnly is times without cuBLASLt's candidates.
+func oursOnly(times map[point]map[Candidate]float64) map[point]map[Candidate]float64 {
+	out := map[point]map[Candidate]float64{}
+	for pt, cands := range times {
+		out[pt] = maps.Clone(cands)
+		maps.DeleteFunc(out[pt], func(c Candidate, _ float64) bool { return c.IsVendor() })
+	}
+	return out
+}
+
+// timesByM is a bucket's times_us: per M, the slowest of the shapes' times.
+func timesByM(times map[point]float64) map[int]float64 {
+	out := map[int]float64{}
+	for pt, t := range times {
+		out[pt.m] = max(out[pt.m], round2(t))
 	}
 	return out
 }

@@ -44,10 +44,12 @@ func (cfg *Config) tuneSpan(ms Measurer, w Weight, sp Span) (*SpanResult, error)
 		if err != nil {
 			return nil, err
 		}
+		// ours are screened against the fastest of ours (a bucket that
+		// cuBLASLt wins keeps our best too), cuBLASLt's against the fastest
 		r.Kept = nil
 		for _, c := range r.Passed {
 			for _, m := range sp.SampleMs() {
-				if screen[m][c].Median <= cfg.Keep*fastestAt(screen[m]) {
+				if screen[m][c].Median <= cfg.Keep*fastestAt(screen[m], c.IsVendor()) {
 					r.Kept = append(r.Kept, c)
 					break
 				}
@@ -99,10 +101,14 @@ func (r *SpanResult) timeAll(ms Measurer, cands []Candidate, mm []int, reps int,
 	return out, nil
 }
 
-func fastestAt(ts map[Candidate]Timing) float64 {
+// fastestAt is the fastest median of ts: of every candidate with vendor,
+// else of our kernels only.
+func fastestAt(ts map[Candidate]Timing, vendor bool) float64 {
 	best := math.Inf(1)
-	for _, t := range ts {
-		best = min(best, t.Median)
+	for c, t := range ts {
+		if vendor || !c.IsVendor() {
+			best = min(best, t.Median)
+		}
 	}
 	return best
 }

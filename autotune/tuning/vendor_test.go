@@ -97,10 +97,11 @@ func TestVendorUse(t *testing.T) {
 }
 
 // A cuBLASLt algorithm that wins a bucket is gated and timed like our
-// kernels and recorded as the bucket's Vendor (no kernel, no digest,
-// split-K 1); a kernel of ours wins where it is faster; the merged table
-// writes and loads back with the vendor bucket; a measurer without
-// cuBLASLt tunes the kernels-only table.
+// kernels and recorded as the bucket's Vendor, beside the best of our
+// kernels there (kernel, digest, split-K and their own times: the route
+// where cuBLASLt cannot run); a kernel of ours wins where it is faster; the
+// merged table writes and loads back with the vendor bucket; a measurer
+// without cuBLASLt tunes the kernels-only table.
 func TestTuneRecordsVendorBucket(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	cfg.MaxM, cfg.VendorAlgorithms = 64, 8
@@ -129,11 +130,13 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 	b := exact.Bucket(64)
 	require.NotNil(t, b.Vendor, "%+v", *b)
 	assert.Equal(t, fast.Vendor, *b.Vendor)
-	assert.Empty(t, b.Kernel)
-	assert.Empty(t, b.Digest)
-	assert.Equal(t, 1, b.SplitK)
 	assert.Equal(t, slow.String(), b.RunnerUp)
 	assert.Equal(t, 0.5, b.TimesUS[64])
+	// our kernels' own choice, as a tune without cuBLASLt makes it
+	require.NotEmpty(t, b.Kernel)
+	assert.Equal(t, cfg.Catalog.Kernel(b.Kernel).Digest, b.Digest)
+	require.Contains(t, b.KernelTimesUS, 64)
+	assert.Greater(t, b.KernelTimesUS[64], b.TimesUS[64])
 	assert.Nil(t, exact.Bucket(1).Vendor, "our kernel is faster at M = 1")
 	assert.NotEmpty(t, exact.Bucket(1).Kernel)
 
@@ -151,6 +154,10 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 	assert.Equal(t, 4, dispatch.NewPlanner(cfg.Catalog, back, gpu.Dev, dispatch.Limits{}).WithVendor(gpu.Lib).KernelMatch().Vendor,
 		"[33, 64] and [65, ∞) of both entries route to cuBLASLt 12.8.4")
 
+	assert.Equal(t, 4, dispatch.NewPlanner(cfg.Catalog, back, gpu.Dev, dispatch.Limits{}).KernelMatch().Matched-
+		dispatch.NewPlanner(cfg.Catalog, back, gpu.Dev, dispatch.Limits{}).WithVendor(gpu.Lib).KernelMatch().Matched,
+		"without cuBLASLt the four vendor buckets run their kernels")
+
 	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
 	require.NoError(t, err)
 	assert.Zero(t, plain.Config.VendorAlgorithms, "no cuBLASLt on the measurer: our kernels only")
@@ -159,6 +166,10 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 			assert.Nil(t, b.Vendor)
 		}
 	}
+	pe, _ := (&dispatch.Table{Entries: plain.Entries}).Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, pe)
+	assert.Equal(t, tuning.BucketCandidate(pe.Bucket(64)), tuning.Candidate{Kernel: b.Kernel, SplitK: b.SplitK},
+		"the vendor bucket's kernel is the one a tune without cuBLASLt chooses")
 }
 
 // An e4m3 per-tensor weight is tuned with cuBLASLt's algorithms beside our
