@@ -65,7 +65,11 @@ func TestPersistentGrid(t *testing.T) {
 			want        uint32 // 128×128 tiles
 			wantCluster uint32 // 128×128 tiles in clusters of two
 		}{{128, 256, 1, 2, 4}, {4096, 4096, 1, 132, 132}, {256, 1024, 3, 48, 48}, {300, 200, 1, 6, 8}} {
-			p := PlaceholderProblem(c.m, c.n, 4096, Types{In: k.In, Out: k.Out})
+			ty := Types{In: k.In, Out: k.Out}
+			if len(k.Scalings) > 0 { // e4m3: a scaling the kernel takes (block128 for the b128 kernels)
+				ty.Scaling = k.Scalings[0]
+			}
+			p := PlaceholderProblem(c.m, c.n, 4096, ty)
 			plan, err := pl.PlanKernel(&p, k.Name, c.split)
 			require.NoError(t, err, k.Name)
 			if k.Cluster == 2 && k.ClusterAlongN { // one cluster per pair of N tiles of an M tile

@@ -90,8 +90,8 @@
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
-// stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit)
-// stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes
+// stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit D,
+// after the e4m3 scales) stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes
 // after the ring's stages: 64 x BN blocks, BM = 256 storing its two through
 // the buffer in turn; with SWAP the consumer's 64 weight columns of D for
 // the BM tokens, transposed) and stores it by TMA through tma_d, while the
@@ -145,7 +145,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
-  static_assert(!EPI::tma_store || (!PP && sizeof(T) == 2 && sizeof(TOut) == 2), "TMA-stored D: no ping-pong, 16-bit");
+  static_assert(!EPI::tma_store || (!PP && sizeof(TOut) == 2), "TMA-stored D: no ping-pong, 16-bit D");
   constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
   __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES + 2];

@@ -115,26 +115,6 @@ static void encode_kmajor(gr_tensor_map *map, bool f16, const void *base, int64_
   encode_kmajor(map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, k, rows, ld, box_rows);
 }
 
-// encode_d: D [M,N] (internal/cuda/shim.go's gr_encode_d): dims {n, m}, row
-// stride ldc elements, a box of 64 columns x rows (64, or a swap tile's BM
-// tokens), 128-byte swizzle, for gr::ws_epi_tma.
-static void encode_d(gr_tensor_map *map, bool f16, void *base, int64_t n, int64_t m, int64_t ldc, int rows) {
-  cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m}, strides[1] = {(cuuint64_t)ldc * 2};
-  cuuint32_t box[2] = {64, (cuuint32_t)rows}, elem[2] = {1, 1};
-  CUresult r = encode((CUtensorMap *)map, f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base,
-                      dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                      CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    fprintf(stderr, "cuTensorMapEncodeTiled (D): %d (n %lld m %lld ldc %lld)\n", r, (long long)n, (long long)m, (long long)ldc);
-    exit(2);
-  }
-}
-// d_ok: what TMA needs of D for a ts instance (16-byte aligned D, ldc·2 and
-// n·2: the store writes a row's last 16-byte piece whole).
-static bool d_ok(const void *d, int64_t ldc, int64_t n) {
-  return ((uintptr_t)d & 15) == 0 && (ldc * 2) % 16 == 0 && (n * 2) % 16 == 0;
-}
-
 // ---- cuBLAS (dlopen) ---------------------------------------------------------
 typedef int (*cublasCreate_t)(void **);
 typedef int (*cublasSetStream_t)(void *, cudaStream_t);
@@ -193,7 +173,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   // MC: each block loads a part of the shared box (A's along N, else B's)
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
-  if (in.ts) encode_d(&p.tma_d, in.f16, p.d, p.n, p.m, p.ldc, in.swap ? in.bm : 64);
+  if (in.ts) encode_d(&p.tma_d, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, p.d, p.n, p.m, p.ldc, in.swap ? in.bm : 64);
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {

@@ -97,12 +97,14 @@ struct Inst {
   bool swap, b128;
   bool pp;  // ping-pong consumers: launched persistent only
   bool sk;  // stream-K scheduler: its own grid, no split-K factor
+  bool ts;  // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
 #define WS_I(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)\
-  {#NAME, NAME, WS, BM, BN, 128 * KB, (((SW ? BN : BM) == 64 ? 1 : 2) + 1) * 128, ST * KB * (BM + BN) * 128 + 1024, SW, B128, PP, \
-   std::string(#SCHED) == "gr::ws_stream_k"},
+  {#NAME, NAME, WS, BM, BN, 128 * KB, (((SW ? BN : BM) == 64 ? 1 : 2) + 1) * 128,                                         \
+   ST * KB * (BM + BN) * 128 + 1024 + (std::string(#EPI) == "gr::ws_epi_tma" ? ((SW ? BN : BM) == 64 ? 1 : 2) * 128 * (SW ? BM : BN) : 0), \
+   SW, B128, PP, std::string(#SCHED) == "gr::ws_stream_k", std::string(#EPI) == "gr::ws_epi_tma"},
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false, false},
 #define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false, false},
 static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DMMAS(DMMA_I) GR_DFMA(DFMA_I)};
@@ -147,6 +149,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.kind == WS) {
     encode_kmajor(&p.tma_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.a, p.k, p.m, p.lda, in.bm);
     encode_kmajor(&p.tma_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.b, p.k, p.n, p.ldb, in.bn);
+    if (in.ts) encode_d(&p.tma_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, p.d, p.n, p.m, p.ldc, in.swap ? in.bm : 64);
   }
 }
 // launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.
@@ -248,6 +251,7 @@ static int check_shape(const Shape &sh, bool quick) {
     for (auto &in : insts) {
       if (!selected(in.name) || !in.takes(mode)) continue;
       if (in.aligned() && (sh.off % 16 || sh.lda % 16 || sh.ldb % 16 || sh.k % 16)) continue;
+      if (in.ts && !d_ok(d, sh.ldc, sh.n)) continue;  // the planner's d_ptr_align / d_ld_align rule it out
       gr_gemm_params p{};
       p.a = a, p.b = b, p.c = sh.beta ? c : nullptr, p.d = d, p.bias = sh.bias ? bias : nullptr;
       p.workspace = ws, p.m = sh.m, p.n = sh.n, p.k = sh.k, p.lda = sh.lda, p.ldb = sh.ldb, p.ldc = sh.ldc;

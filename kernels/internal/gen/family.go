@@ -174,7 +174,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMAIL}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -473,7 +473,7 @@ var wsWGMMAMC2N = func() family {
 // in 10 of 24 buckets. Experimental (a measured table entry routes to
 // them); the models are their register twins'.
 var (
-	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, nil), true)
+	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, rowScalings), true)
 	wsWGMMAMC2TS  = wsTMAStore(wsMulticast(wsFamily("ws_wgmma_mc2_ts", wsWGMMAMC2.model, nil)), true)
 	wsWGMMAMC2NTS = func() family {
 		f := wsWGMMAMC2N
@@ -511,13 +511,27 @@ func wsTMAStore(f family, persistent bool) family {
 // non-swap tiles' TMA store gained 2–3 µs (docs/perf/2026-12-04-h200, call
 // 2), and their register epilogue writes one 2-byte element a store.
 // Dispatch grid, as its register twin. Experimental (not yet run).
-var wsWGMMASwapTS = func() family {
-	f := wsFamily("ws_wgmma_swap_ts", wsSwapModel, nil)
+var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
+
+// wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
+// buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
+func wsSwapTMAStore(f family) family {
 	f.tmaStoreBox = swapTMAStoreBox
-	// a BM x 64 staging buffer per consumer (BN / 64 consumers)
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
 	return f
-}()
+}
+
+// wsWGMMAB128TS and wsWGMMASwapB128TS: the 128-block e4m3 kernels with the
+// TMA store (the scales are applied in the main loop, so the epilogue is
+// the 16-bit kernels'). The e4m3 kernels at M ≥ 1024 run at 0.6–0.76× of
+// _scaled_mm, where the register epilogue's 5.7 µs (16-bit, M = 1024, N =
+// 4096: docs/perf/2026-12-04-h200, call 1) is a larger share of a GEMM half
+// as long. Experimental (not yet run), as the per-tensor and per-row e4m3
+// TMA-store instances of ws_wgmma_ts and ws_wgmma_swap_ts.
+var (
+	wsWGMMAB128TS     = wsTMAStore(wsFamily("ws_wgmma_b128_ts", wsModel, []kernels.Scaling{kernels.ScalingBlock}), true)
+	wsWGMMASwapB128TS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_b128_ts", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock}))
+)
 
 // wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
 // stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
@@ -624,6 +638,10 @@ func (a wsWGMMAArgs) family() *family {
 	switch {
 	case a.il:
 		return &wsWGMMAIL
+	case a.ts && a.swap && a.b128:
+		return &wsWGMMASwapB128TS
+	case a.ts && a.b128:
+		return &wsWGMMAB128TS
 	case a.ts && a.swap:
 		return &wsWGMMASwapTS
 	case a.ts && a.sk:
@@ -745,8 +763,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.fp8 || a.pp || a.rp || a.b128 || !a.swap && a.bn%64 != 0 || a.swap && a.sk):
-		return errors.New("TMA-stored D: 16-bit, no ping-pong, repack or block scales, BN a multiple of the 64-column box (swap: any BM, no stream-K)")
+	case a.ts && (a.pp || a.rp || !a.swap && a.bn%64 != 0 || a.swap && a.sk):
+		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 64-column box (swap: any BM, no stream-K)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

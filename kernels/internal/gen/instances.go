@@ -276,6 +276,17 @@ func e4m3Instances() []instance {
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
 		}
+		// The routed e4m3 tiles with the TMA store (ws_wgmma_ts,
+		// ws_wgmma_swap_ts and their 128-block twins; experimental, not yet
+		// run): one stage fewer where the staging buffer needs it (128x192).
+		for _, a := range []wsWGMMAArgs{
+			{bm: 128, bn: 128, stages: 6}, {bm: 128, bn: 192, stages: 4}, {bm: 128, bn: 128, stages: 6, b128: true},
+			{bm: 16, bn: 128, stages: 12, swap: true}, {bm: 32, bn: 128, stages: 8, swap: true}, {bm: 64, bn: 128, stages: 8, swap: true},
+			{bm: 16, bn: 128, stages: 12, swap: true, b128: true}, {bm: 32, bn: 128, stages: 8, swap: true, b128: true},
+		} {
+			a.kb, a.fp8, a.ts = 1, true, true
+			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
+		}
 	}
 	return out
 }
