@@ -174,7 +174,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMASwapSKTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {
@@ -513,6 +513,13 @@ func wsTMAStore(f family, persistent bool) family {
 // Dispatch grid, as its register twin. Experimental (not yet run).
 var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
 
+// wsWGMMASwapSKTS: ws_wgmma_swap_sk (stream-K: a tile's K split among
+// blocks, summed in the kernel in a fixed order) with the TMA store of the
+// finished tile: the mid-M routes that split K today (o at M = 64…128,
+// ×0.79–0.81 of cuBLAS) pay the fp32 partials' round trip through the
+// workspace and a second launch. Experimental (not yet run).
+var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
+
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -638,6 +645,8 @@ func (a wsWGMMAArgs) family() *family {
 	switch {
 	case a.il:
 		return &wsWGMMAIL
+	case a.ts && a.swap && a.sk:
+		return &wsWGMMASwapSKTS
 	case a.ts && a.swap && a.b128:
 		return &wsWGMMASwapB128TS
 	case a.ts && a.b128:
@@ -763,8 +772,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.pp || a.rp || !a.swap && a.bn%64 != 0 || a.swap && a.sk):
-		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 64-column box (swap: any BM, no stream-K)")
+	case a.ts && (a.pp || a.rp || !a.swap && a.bn%64 != 0 || a.sk && a.b128):
+		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 64-column box (swap: any BM)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

@@ -189,6 +189,12 @@ func instanceList() []instance {
 		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, ts: true})
 		}
+		// and their stream-K twins (ws_wgmma_swap_sk_ts: K split in the
+		// kernel, fixed-order sums, the finished tile stored by TMA), for the
+		// mid-M buckets that split K (experimental, not yet run)
+		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true, ts: true})
+		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %
