@@ -35,6 +35,10 @@ const (
 	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
 	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
 	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
+	// 128-block e4m3 beside _scaled_mm: the measured entries and, in the
+	// same call, the heuristic routes they replaced.
+	readmeB128Bench  = "docs/perf/2026-12-04-h200/c6/bench-b128.csv"
+	readmeB128Before = "docs/perf/2026-12-04-h200/c6/bench-b128-C.csv"
 	// The focused bench of the TMA kernels on N = 769, K = 5120 (aligned).
 	readmePaddedLog = "docs/perf/2026-12-01-h200-tma/v5-odd-769x5120.log"
 )
@@ -232,10 +236,18 @@ func readmeBlocks(root string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	b128, err := ReadBench(path(readmeB128Bench))
+	if err != nil {
+		return nil, err
+	}
+	b128Before, err := ReadBench(path(readmeB128Before))
+	if err != nil {
+		return nil, err
+	}
 	return map[string]string{
 		"bf16":       bf16Table(bf16, ceil),
 		"bf16-notes": bf16Notes(bf16, before),
-		"fp8":        fp8Table(fp8, ceil8, slow8),
+		"fp8":        fp8Table(fp8, ceil8, slow8) + blockNote(b128, b128Before),
 		"fp8-notes":  fp8Notes(fp8, bf16, ceil8, ceil),
 		"padded":     paddedNote(padded),
 	}, nil
@@ -473,6 +485,25 @@ func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
 		"four weights and a default, tuned 2026-12-02), which these figures do\n" +
 		"not measure yet.)\n")
 	return b.String()
+}
+
+// blockNote: the 128-block entries measured after the table above, beside
+// _scaled_mm of the same scales, and the heuristic routes in the same call.
+func blockNote(now, before []BenchRow) string {
+	cell := func(rows []BenchRow, r mRange) string {
+		v := ratios(rows, func(x BenchRow) bool { return isLlama(x) && r.has(x.M) })
+		if len(v) == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%s (worst %.2f)", x(geomean(v)), slices.Min(v))
+	}
+	all := func(rows []BenchRow) string { return x(geomean(ratios(rows, isLlama))) }
+	return fmt.Sprintf("\n128-block problems now route by measured entries (Llama-3-8B's four\n"+
+		"weights and a default, tuned 2026-12-04). Beside `_scaled_mm` with the same\n"+
+		"scales in one run ([`docs/perf/2026-12-04-h200`](docs/perf/2026-12-04-h200/README.md),\n"+
+		"call 6): %s at M ≤ 16, %s at M ≥ 1024, %s over all %d shapes;\n"+
+		"the heuristic routes in the same run %s.\n",
+		cell(now, small), cell(now, large), all(now), len(ratios(now, isLlama)), all(before))
 }
 
 // fp8Notes: where the e4m3 kernels are behind, in rates and read shares.
