@@ -137,6 +137,7 @@ func TestTuneCommandUsageAndDevices(t *testing.T) {
 		{[]string{"-model", "llama3-8b", "-out", "x", "-devices", "0,a"}, "-devices"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-splits", "0"}, "-splits"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-keep", "0.5"}, "-keep ≥ 1"},
+		{[]string{"-model", "llama3-8b", "-out", "x", "-base-routes", "-vendor=false"}, "-base-routes times cuBLASLt beside -base's routes: it needs -vendor"},
 	} {
 		code, _, stderr := runCLI(append([]string{"tune"}, c.args...)...)
 		assert.Equal(t, 2, code, c.args)

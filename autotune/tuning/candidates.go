@@ -24,20 +24,31 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types)
 // candidates lists the kernel × split-K pairs of the native image that may
 // run w at every M of sp on dev, with a distinct effective split and a
 // workspace within cfg.Workspace. Those the model estimates slower than
-// cfg.Prune× the best estimate at every sample M come back as pruned.
+// cfg.Prune× the best estimate at every sample M come back as pruned. With
+// cfg.BaseRoutes, only the pairs that table routes w to, none pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
 	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	native := nativeArch(cfg.Catalog, dev, w.Types)
 	est := map[Candidate][]float64{}
 	var all []Candidate
+	routed := cfg.baseRoutes(dev, w, sp)
 	ks := cfg.Catalog.Kernels() // a copy: take it once
 	for i := range ks {
 		k := &ks[i]
 		if k.MinArch != native || !k.Computes(w.Types) {
 			continue
 		}
+		splitKs := cfg.Splits
+		if routed != nil { // the routed splits of this kernel only
+			splitKs = nil
+			for _, c := range routed {
+				if c.Kernel == k.Name {
+					splitKs = append(splitKs, c.SplitK)
+				}
+			}
+		}
 	splits:
-		for _, split := range cfg.Splits {
+		for _, split := range splitKs {
 			c := Candidate{Kernel: k.Name, SplitK: split}
 			// Every M, not the edges alone: what a plan needs is not monotone in
 			// M (a repack plan's copies run in chunks only where no stream-K
@@ -57,7 +68,7 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 			all = append(all, c)
 		}
 	}
-	if cfg.Prune <= 0 {
+	if cfg.Prune <= 0 || cfg.BaseRoutes != nil {
 		return all, nil
 	}
 	for i := range sp.SampleMs() {
@@ -77,4 +88,30 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 		}
 	}
 	return cands, pruned
+}
+
+// baseRoutes lists the kernel and split-K that cfg.BaseRoutes routes w to at
+// sp's sample Ms (exact entry, else default; a bucket's kernel of ours, also
+// beside a cuBLASLt algorithm), or nil without BaseRoutes. Candidates
+// outside it are not timed.
+func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
+	if cfg.BaseRoutes == nil {
+		return nil
+	}
+	routed := []Candidate{}
+	exact, def := cfg.BaseRoutes.Find(dev.Arch, w.Types, w.N, w.K)
+	for _, m := range sp.SampleMs() {
+		for _, e := range []*dispatch.Entry{exact, def} {
+			if e == nil {
+				continue
+			}
+			if b := e.Bucket(m); b != nil && b.Kernel != "" {
+				if c := (Candidate{Kernel: b.Kernel, SplitK: max(b.SplitK, 1)}); !slices.Contains(routed, c) {
+					routed = append(routed, c)
+				}
+				break
+			}
+		}
+	}
+	return routed
 }

@@ -43,6 +43,13 @@ type Config struct {
 	// per-tensor), where every measurer measures the same loaded version
 	// (VendorUse); 0: our kernels only.
 	VendorAlgorithms int
+	// BaseRoutes, when set, narrows our candidates for a weight and bucket
+	// to the kernel and split-K this table routes it to at the bucket's
+	// sample Ms (the exact entry's, else the default's; in a bucket routed
+	// to cuBLASLt, the kernel recorded beside it): cuBLASLt's algorithms
+	// are timed beside the routes a table already has, a short run that
+	// adds vendor routes to a tuned table without retuning our kernels.
+	BaseRoutes *dispatch.Table
 
 	// Progress, when set, is called after each unit of work (one weight ×
 	// bucket, or filling in one) with the units done and planned so far,

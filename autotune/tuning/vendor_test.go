@@ -206,3 +206,48 @@ func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
 	require.NotNil(t, e)
 	assert.Equal(t, fast.Vendor, *e.Bucket(64).Vendor)
 }
+
+// With BaseRoutes, our candidates are the base table's routes alone (its
+// kernel and split-K at each bucket), gated and timed beside cuBLASLt's
+// algorithms: a bucket cuBLASLt wins keeps the base's kernel beside the
+// algorithm, and one it loses keeps the base's route.
+func TestTuneBesideBaseRoutes(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MaxM = 64
+	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
+	require.NoError(t, err)
+	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
+	require.NoError(t, err)
+	exact, def := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, exact)
+	routes := map[tuning.Candidate]bool{}
+	for _, e := range []*dispatch.Entry{exact, def} {
+		for i := range e.Buckets {
+			routes[tuning.BucketCandidate(&e.Buckets[i])] = true
+		}
+	}
+
+	fast := tuningtest.VendorAlgo(2)
+	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
+		if m >= 33 {
+			return 0.5 // faster than every kernel of ours there
+		}
+		return 1e4
+	}, fast)
+	cfg.VendorAlgorithms, cfg.BaseRoutes = 8, base
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, base)
+	require.NoError(t, err)
+	require.NotEmpty(t, gpu.Gated)
+	for _, c := range gpu.Gated {
+		assert.True(t, c.IsVendor() || routes[c], "%s is not a route of the base table", c)
+	}
+	tuned, _ := (&dispatch.Table{Entries: res.Entries}).Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, tuned)
+	b, was := tuned.Bucket(64), exact.Bucket(64)
+	require.NotNil(t, b.Vendor)
+	assert.Equal(t, fast.Vendor, *b.Vendor)
+	assert.Equal(t, tuning.Candidate{Kernel: was.Kernel, SplitK: was.SplitK}, tuning.Candidate{Kernel: b.Kernel, SplitK: b.SplitK})
+	assert.Equal(t, was.Digest, b.Digest)
+	assert.Nil(t, tuned.Bucket(1).Vendor)
+	assert.Equal(t, tuning.BucketCandidate(exact.Bucket(1)), tuning.BucketCandidate(tuned.Bucket(1)), "cuBLASLt slower: the base's route")
+}
