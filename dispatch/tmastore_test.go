@@ -21,12 +21,15 @@ const (
 // name is the spec: a _ts suffix).
 func tsFamily(f string) bool { return strings.HasSuffix(f, "_ts") }
 
-// storeBox is a TMA-store kernel's box of D: 64 columns by a consumer's 64
-// rows, or by the tile's tokens for the swap tiles (whose consumers own 64
-// weight columns of D each).
+// storeBox is a TMA-store kernel's box of D: 64 columns (32 for a 96-wide
+// tile) by a consumer's 64 rows, or by the tile's tokens for the swap tiles
+// (whose consumers own 64 weight columns of D each).
 func storeBox(k *kernels.KernelSpec) [2]int {
-	if strings.Contains(k.Family, "swap") {
+	switch {
+	case strings.Contains(k.Family, "swap"):
 		return [2]int{64, k.TileM}
+	case k.TileN%64 != 0: // 96 wide: boxes of 32 columns
+		return [2]int{32, 64}
 	}
 	return [2]int{64, 64}
 }
@@ -64,7 +67,7 @@ func TestTMAStoreManifest(t *testing.T) {
 		}
 		assert.Equal(t, k.Stages*(k.TileM+k.TileN)*k.TileK*k.In.Size()+1024+staging, k.SmemBytes, k.Name)
 	}
-	assert.Equal(t, 58, n, "16-bit: ws_wgmma_ts 128x256, 128x192, 256x128, 128x128, 128x64; mc2_ts 128x256, 128x192, 128x128; mc2n_ts 128x256, 256x128, 64x64; sk_ts 128x256, 128x192, 128x128; swap_ts 16x128, 32x128, 32x128 KB = 2, 64x128; swap_sk_ts 16x128, 32x128, 64x128; e4m3: ts 128x128, 128x192, b128_ts 128x128, swap_ts 16x128, 32x128, 64x128, swap_b128_ts 16x128, 32x128; into bf16 and f16")
+	assert.Equal(t, 62, n, "16-bit: ws_wgmma_ts 128x256, 128x192, 256x128, 128x128, 128x64, 64x96, 128x96; mc2_ts 128x256, 128x192, 128x128; mc2n_ts 128x256, 256x128, 64x64; sk_ts 128x256, 128x192, 128x128; swap_ts 16x128, 32x128, 32x128 KB = 2, 64x128; swap_sk_ts 16x128, 32x128, 64x128; e4m3: ts 128x128, 128x192, b128_ts 128x128, swap_ts 16x128, 32x128, 64x128, swap_b128_ts 16x128, 32x128; into bf16 and f16")
 }
 
 // The constraint filter rejects a TMA-store kernel for a D that TMA cannot
@@ -162,5 +165,5 @@ func TestLaunchMapsEncodeDOnlyForTMAStore(t *testing.T) {
 			assert.Zero(t, m.boxD, "%s: no map of D (the kernel ignores tma_d)", k.Name)
 		}
 	}
-	assert.Equal(t, 58, stores)
+	assert.Equal(t, 62, stores)
 }

@@ -97,15 +97,17 @@ static CUresult gr_encode_kmajor(gr_tensor_map *map, int dtype, unsigned esize, 
 }
 
 // gr_encode_d fills map with gemm_params.h's map of D: dims {n, m}, row
-// stride ldc elements of esize bytes, a box of box_cols x box_rows, 128-byte
-// swizzle (what ws_epilogue_tma.cuh's staging buffer holds), no L2
-// promotion, no fill (a store map: out-of-bounds elements are not written).
+// stride ldc elements of esize bytes, a box of box_cols x box_rows, swizzled
+// by the span of a box row (128 or 64 bytes: what ws_epilogue_tma.cuh's
+// staging buffer holds), no L2 promotion, no fill (a store map:
+// out-of-bounds elements are not written).
 static CUresult gr_encode_d(gr_tensor_map *map, int dtype, unsigned esize, void *base, int64_t n, int64_t m,
                             int64_t ldc, unsigned box_cols, unsigned box_rows) {
   cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m};
   cuuint64_t strides[1] = {(cuuint64_t)ldc * esize};
   unsigned box[2] = {box_cols, box_rows}, elem[2] = {1, 1};
-  return gr_encode_tiled(map, dtype, 2, base, dims, strides, box, elem, 0, 3, 0, 0);
+  int swizzle = box_cols * esize == 128 ? 3 : box_cols * esize == 64 ? 2 : 1;  // CU_TENSOR_MAP_SWIZZLE_128B, _64B, _32B
+  return gr_encode_tiled(map, dtype, 2, base, dims, strides, box, elem, 0, swizzle, 0, 0);
 }
 
 // gr_launch_tma makes ctx current (the encoder, like the launch, fails

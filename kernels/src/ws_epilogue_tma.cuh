@@ -13,7 +13,8 @@
 // TOut and writes its 64 x COLS part of D into a shared-memory staging buffer
 // of its own, laid out as COLS/64 boxes of 64 rows x 64 columns (128 bytes a
 // row, 8 KB a box) in the 128-byte swizzle that tma_d's map names: 16-byte
-// chunk j of row r at chunk j ^ (r % 8). A warp's 4-byte stores of one column
+// chunk j of row r at chunk j ^ (r % 8) (COLS = 96: three boxes of 32
+// columns, 64-byte rows in the 64-byte swizzle). A warp's 4-byte stores of one column
 // pair then cover 8 rows x 16 bytes with every bank once (no conflicts), and
 // the box's rows go out as whole 128-byte lines. Then fence.proxy.async (the
 // generic writes before the copy engine reads), a named barrier over the
@@ -62,7 +63,13 @@ struct ws_epi_tma {
 template <typename TOut, int COLS>
 __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const float (&d)[COLS / 2], int64_t m0,
                                                 int64_t n0, int lr, int q, uint32_t stage, int c, int tid) {
-  static_assert(sizeof(TOut) == 2 && COLS % 64 == 0, "16-bit D in boxes of 64 columns");
+  static_assert(sizeof(TOut) == 2 && COLS % 32 == 0, "16-bit D in boxes of 64 (or 32) columns");
+  // A box is 64 columns (128-byte rows, 128-byte swizzle: chunk j of row r at
+  // j ^ (r % 8)) where COLS allows, else 32 (64-byte rows, 64-byte swizzle:
+  // chunk j at j ^ ((r / 2) % 4)): tma_d's box and swizzle (the manifest's
+  // tma_store_box; the swizzle spans a box row).
+  constexpr int BOXC = COLS % 64 == 0 ? 64 : 32, RB = 2 * BOXC, CPR = RB / 16;  // columns, bytes, 16-byte chunks a row
+  const int sw = BOXC == 64 ? lr % 8 : (lr >> 1) % 4;  // the row's swizzle (the same for rows lr and lr + 8)
   using P = typename pair_of<TOut>::type;
   if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
   ws_bar_sync(c);
@@ -77,7 +84,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
       const int64_t m = m0 + r;
       const bool mok = m < p.m;
       const TOut *cr = reinterpret_cast<const TOut *>(p.c) + m * p.ldc + nq;
-      const uint32_t row = stage + r * 128 + 4 * q;
+      const uint32_t row = stage + r * RB + 4 * q;
 #pragma unroll
       for (int i = 0; i < COLS / 8; ++i) {
         float v0 = alpha * d[4 * i + 2 * h], v1 = alpha * d[4 * i + 2 * h + 1];
@@ -106,8 +113,8 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
           }
         }
         const P v = pair_of<TOut>::from(v0, v1);
-        // box i / 8, chunk i % 8 of the row, swizzled by the row's r % 8
-        const uint32_t at = row + (i / 8) * (64 * 128) + (((i % 8) ^ (lr % 8)) * 16);
+        // box i / CPR, chunk i % CPR of the row, swizzled
+        const uint32_t at = row + (i / CPR) * (64 * RB) + (((i % CPR) ^ sw) * 16);
         asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at), "r"(*reinterpret_cast<const uint32_t *>(&v)) : "memory");
       }
     }
@@ -121,8 +128,8 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
   if (tid == 0) {
     if (m0 < p.m)  // a multicast cluster's last M tile may lie past M
 #pragma unroll
-      for (int b = 0; b < COLS / 64; ++b)
-        if (n0 + 64 * b < p.n) tma_store_2d(&p.tma_d, stage + b * (64 * 128), (int32_t)(n0 + 64 * b), (int32_t)m0);
+      for (int b = 0; b < COLS / BOXC; ++b)
+        if (n0 + BOXC * b < p.n) tma_store_2d(&p.tma_d, stage + b * (64 * RB), (int32_t)(n0 + BOXC * b), (int32_t)m0);
     tma_store_commit();
   }
 }

@@ -56,6 +56,8 @@
   X(ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
+  X(ws_wgmma_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16, __nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
@@ -123,6 +125,8 @@
   X(ws_wgmma_sk_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16, __half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_sk_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16, __half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_sk_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
+  X(ws_wgmma_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16, __half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16, __half, __half, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \

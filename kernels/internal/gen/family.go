@@ -100,9 +100,15 @@ type family struct {
 }
 
 // tmaStoreBox is ws_epi_tma's box of D: 64 columns (128 bytes of 16-bit
-// elements, the 128-byte swizzle's span) by 64 rows (a consumer's rows);
-// with SWAP (swapTMAStoreBox) by the tile's BM tokens.
-func tmaStoreBox(tile) [2]int       { return [2]int{64, 64} }
+// elements, the 128-byte swizzle's span; 32 columns and the 64-byte swizzle
+// for a BN that is not a multiple of 64) by 64 rows (a consumer's rows);
+// with SWAP (swapTMAStoreBox) 64 columns by the tile's BM tokens.
+func tmaStoreBox(t tile) [2]int {
+	if t.bn%64 != 0 {
+		return [2]int{32, 64}
+	}
+	return [2]int{64, 64}
+}
 func swapTMAStoreBox(t tile) [2]int { return [2]int{64, t.bm} }
 
 // rowScalings are the modes a kernel that scales its accumulator before
@@ -772,8 +778,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.pp || a.rp || !a.swap && a.bn%64 != 0 || a.sk && a.b128):
-		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 64-column box (swap: any BM)")
+	case a.ts && (a.pp || a.rp || !a.swap && a.bn%32 != 0 || a.sk && a.b128):
+		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 32-column box (swap: any BM)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):

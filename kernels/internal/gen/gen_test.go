@@ -147,7 +147,7 @@ func TestArgsChecks(t *testing.T) {
 		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true},               // TMA store in ping-pong
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, rp: true, ts: true},               // TMA store of a repack kernel (not yet)
-		wsWGMMAArgs{bm: 128, bn: 96, stages: 4, kb: 1, ts: true},                          // BN not whole 64-column boxes
+		wsWGMMAArgs{bm: 128, bn: 16, stages: 4, kb: 1, ts: true},                          // BN not whole 32-column boxes
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
@@ -221,11 +221,13 @@ func TestWSInstances(t *testing.T) {
 		staging := 0
 		if a.ts { // D's staging buffer: 64 x COLS 16-bit elements per consumer after the ring
 			staging = a.consumers() * 64 * a.cols() * 2
-			rows := 64 // a consumer's rows of D; with SWAP the tile's tokens
+			cols, rows := 64, 64 // a consumer's rows of D; with SWAP the tile's tokens
 			if a.swap {
 				rows = a.bm
+			} else if a.bn%64 != 0 {
+				cols = 32 // 96-wide tiles: three boxes of 32 columns
 			}
-			require.Equal(t, [2]int{64, rows}, k.TMAStoreBox, name)
+			require.Equal(t, [2]int{cols, rows}, k.TMAStoreBox, name)
 			require.Equal(t, [2]int{16, 16}, [2]int{k.DPtrAlign, k.DLDAlign}, name)
 			require.True(t, (k.Persistent || a.swap) && k.Experimental, name)
 			require.Contains(t, string(cu), "gr::ws_epi_tma>(p); }", name)

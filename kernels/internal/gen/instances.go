@@ -184,6 +184,11 @@ func instanceList() []instance {
 			a.kb, a.ts = 1, true
 			experimental(a)
 		}
+		// The 96-wide mid-M tiles (qkv M = 33…128), storing D in three boxes
+		// of 32 columns (64-byte swizzle; experimental, not yet run).
+		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
+		}
 		// The swap tiles the M = 17…256 buckets route to, with the TMA store
 		// (ws_wgmma_swap_ts, experimental, not yet run).
 		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
