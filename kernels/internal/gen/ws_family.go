@@ -1,0 +1,403 @@
+// The families over ws_wgmma.cuh (sm_90a, warp-specialized): their
+// descriptors, the ring and staging sizes they share, and ws_wgmma's
+// template arguments with the checks that mirror its static_asserts.
+
+package main
+
+import (
+	"errors"
+
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// wsWGMMA: ws_wgmma.cuh (sm_90a), warp-specialized: TMA loads into a ring
+// of shared-memory stages guarded by mbarriers, a producer warpgroup and one
+// or two wgmma consumer warpgroups, A's rows (tokens) on wgmma's 64-row
+// side; for M ≳ 256. Measured 0.82–0.95 of the roofline at M ≥ 1024 on the
+// H200 (docs/perf/2026-12-01-h200-tma, v4); tile order as raster's.
+var wsWGMMA = wsFamily("ws_wgmma", wsModel, rowScalings)
+
+// wsModel is the model of the ws_wgmma kernels with A's rows on wgmma's
+// 64-row side.
+var wsModel = model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), streamShare: 0.9, rasterGroup: rasterGroup}
+
+// wsWGMMASwap: the same template with SWAP: the weights on wgmma's 64-row
+// side and the BM tokens on its N (16…256), for skinny M: each block streams
+// its BN weight rows once per token tile. Measured 0.55–0.86 of the read
+// roofline at M = 32…256 on the H200 (v4); tensor rate about 0.6 of the
+// peak at M = 256.
+var wsWGMMASwap = wsFamily("ws_wgmma_swap", wsSwapModel, rowScalings)
+
+// wsSwapModel is the model of the ws_wgmma kernels with SWAP.
+var wsSwapModel = model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1}
+
+// wsWGMMAPP: the same template with PP, ping-pong consumers (each takes
+// whole 128-row tiles, alternately, so one's epilogue overlaps the other's
+// main loop) under a persistent grid, for large M. Measured 5–8 % faster
+// than ws_wgmma's best at M ≥ 1024, K = 4096 in e4m3 on the H200
+// (docs/perf/2026-12-01-h200-fp8, call 4), and 0.92 against 0.90 of cuBLAS
+// in bf16 (docs/perf/2026-12-01-h200-tma, v6).
+var wsWGMMAPP = func() family {
+	f := wsFamily("ws_wgmma_pp", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: rasterGroup}, rowScalings)
+	f.persistent = true
+	return f
+}()
+
+// wsWGMMAMC2 and wsWGMMAPPMC2: ws_wgmma and ws_wgmma_pp with MC = 2,
+// clusters of two blocks along M under a persistent grid: a cluster takes
+// two consecutive M tiles of one N tile, and each block loads half of the
+// shared B box into both blocks' shared memory (TMA multicast), halving the
+// weights' L2 traffic. Measured on the H200 (docs/perf/2026-12-01-h200-mc,
+// call 2): the best candidate at 11 of 18 shapes with M ≥ 1024 and K ≥
+// 4096, large-M ×cuBLAS 0.91 → 0.94.
+var (
+	wsWGMMAMC2   = wsMulticast(wsFamily("ws_wgmma_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.88), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
+	wsWGMMAPPMC2 = wsMulticast(wsFamily("ws_wgmma_pp_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
+)
+
+// wsMulticast makes f a family of two-block clusters under a persistent
+// grid, each block's B box half the tile's N.
+func wsMulticast(f family) family {
+	f.persistent, f.cluster = true, 2
+	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm, t.bn / 2} }
+	return f
+}
+
+// wsWGMMAMC2N: ws_wgmma with clusters of two blocks along N (SCHED =
+// ws_schedule_n) under a persistent grid: a cluster takes two consecutive N
+// tiles of one M tile, and each block loads half of the shared A box (the
+// tokens) into both blocks' shared memory. For mid M, where every block
+// reads the same few token rows: cuBLAS's nvjet 96x64 1×2 at M = 128
+// (docs/perf/2026-12-02-h200-b, call 1). Experimental: correct (kbench
+// check, memcheck, the awkward table), best at M = 64 on four weights,
+// slower than no cluster at M = 128 (docs/perf/2026-12-02-h200-c, call 1).
+var wsWGMMAMC2N = func() family {
+	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
+	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
+	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm / 2, t.bn} }
+	return f
+}()
+
+// wsWGMMATS, wsWGMMAMC2TS and wsWGMMAMC2NTS: ws_wgmma, ws_wgmma_mc2 and
+// ws_wgmma_mc2n with the TMA-store epilogue (EPI = gr::ws_epi_tma, issue 17
+// item 2): each consumer stages its 64 x BN part of D in shared memory and
+// one thread stores it by TMA while the consumer goes on to its next tile.
+// On the H200 (docs/perf/2026-12-02-h200-c, call 1) ncu finds our register
+// epilogue's stores "50 % excessive sectors" and cuBLAS's nvjet kernels,
+// which stage D, run the tensor pipe at 83–93 % against our 70–81 %. The
+// staging buffer (64·BN·2 bytes per consumer) costs a ring stage or two.
+// ws_wgmma_ts is persistent (the overlap needs several tiles a block).
+// Measured on the H200 (docs/perf/2026-12-02-h200-d, calls 1–5): correct
+// once the planner keeps them to rows ending on a 16-byte boundary, 2–8 %
+// faster than their register twins at M = 4096, chosen by the large-M tune
+// in 10 of 24 buckets. Experimental (a measured table entry routes to
+// them); the models are their register twins'.
+var (
+	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, rowScalings), true)
+	wsWGMMAMC2TS  = wsTMAStore(wsMulticast(wsFamily("ws_wgmma_mc2_ts", wsWGMMAMC2.model, nil)), true)
+	wsWGMMAMC2NTS = func() family {
+		f := wsWGMMAMC2N
+		f.name = "ws_wgmma_mc2n_ts"
+		return wsTMAStore(f, true)
+	}()
+)
+
+// wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
+// tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
+// finishing block stores its tile through TMA. The partials between blocks
+// stay fp32 in the workspace (ws_streamk.cuh); only the finished tile is
+// staged. Why: at M = 1024, N = 4096 the register epilogue of the 128x256
+// tile costs 5.7 µs more than the TMA store at K = 64 and 6.9 µs at K =
+// 4096 (docs/perf/2026-12-04-h200, call 1). Experimental (not yet run).
+var wsWGMMASKTS = func() family {
+	f := wsWGMMASK
+	f.name = "ws_wgmma_sk_ts"
+	return wsTMAStore(f, true)
+}()
+
+// wsTMAStore makes f a family whose kernels store D through TMA, with the
+// staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
+func wsTMAStore(f family, persistent bool) family {
+	f.tmaStoreBox, f.persistent = tmaStoreBox, f.persistent || persistent
+	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
+	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
+	return f
+}
+
+// wsWGMMASwapTS: ws_wgmma_swap with the TMA-store epilogue — each consumer
+// stages its 64 weight columns of D for the tile's BM tokens (transposed,
+// ws_epilogue_tma_nm) and stores them by one TMA store; split-K partials
+// take the register path. Why: the swap tiles serve M = 17…256, where the
+// non-swap tiles' TMA store gained 2–3 µs (docs/perf/2026-12-04-h200, call
+// 2), and their register epilogue writes one 2-byte element a store.
+// Dispatch grid, as its register twin. Experimental (not yet run).
+var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
+
+// wsWGMMASwapSKTS: ws_wgmma_swap_sk (stream-K: a tile's K split among
+// blocks, summed in the kernel in a fixed order) with the TMA store of the
+// finished tile: the mid-M routes that split K today (o at M = 64…128,
+// ×0.79–0.81 of cuBLAS) pay the fp32 partials' round trip through the
+// workspace and a second launch. Experimental (not yet run).
+var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
+
+// wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
+// buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
+func wsSwapTMAStore(f family) family {
+	f.tmaStoreBox = swapTMAStoreBox
+	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
+	return f
+}
+
+// wsWGMMAB128TS and wsWGMMASwapB128TS: the 128-block e4m3 kernels with the
+// TMA store (the scales are applied in the main loop, so the epilogue is
+// the 16-bit kernels'). The e4m3 kernels at M ≥ 1024 run at 0.6–0.76× of
+// _scaled_mm, where the register epilogue's 5.7 µs (16-bit, M = 1024, N =
+// 4096: docs/perf/2026-12-04-h200, call 1) is a larger share of a GEMM half
+// as long. Experimental (not yet run), as the per-tensor and per-row e4m3
+// TMA-store instances of ws_wgmma_ts and ws_wgmma_swap_ts.
+var (
+	wsWGMMAB128TS     = wsTMAStore(wsFamily("ws_wgmma_b128_ts", wsModel, []kernels.Scaling{kernels.ScalingBlock}), true)
+	wsWGMMASwapB128TS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_b128_ts", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock}))
+)
+
+// wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
+// stream-K scheduler (ws_streamk.cuh): one block per SM shares the k-tiles
+// of all tiles evenly, split tiles summed in the kernel in a fixed order —
+// for the shapes whose tiles leave a partial last wave (M ≈ 257…1024) or
+// fewer tiles than SMs (mid M, small N). Measured on the H200
+// (docs/perf/2026-12-01-h200-sk, call 3): up to 1.12× the best
+// data-parallel kernel at M = 512…1024 on N = 5120, K = 13824, no gain or a
+// loss where the tiles fill the waves; the model counts their waves.
+var (
+	wsWGMMASK     = wsStreamK(wsFamily("ws_wgmma_sk", wsModel, rowScalings))
+	wsWGMMASwapSK = wsStreamK(wsFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
+)
+
+// wsWGMMAIL: ws_wgmma under ws_schedule_il (interleaved split-K): split z
+// of S reads k-tiles z, z + S, …, so the S blocks of a tile read adjacent
+// 128-byte pieces of the same weight rows together, where contiguous splits
+// read S distant K ranges (qkv N = 6144, K = 4096, M = 128 on the H200: 128x96
+// split 2 took 22 µs against 17.1 unsplit for 64x96, cuBLAS 15.9).
+// Experimental: correct on the H200, no faster than split-K in blocks
+// (docs/perf/2026-12-02-h200-d, call 1); the model is ws_wgmma's.
+var wsWGMMAIL = func() family {
+	f := wsFamily("ws_wgmma_il", wsModel, nil)
+	f.interleavedSplitK = true
+	return f
+}()
+
+// wsWGMMARP, wsWGMMASwapRP, wsWGMMASKRP and wsWGMMASwapSKRP: the same
+// kernels for problems whose pointers, leading dimensions or K rule out TMA
+// (N = 769, K = 5125 ran on the cp.async kernels at 0.52–0.81 of cuBLAS on
+// the H200): the plan's first launch copies A and B to the workspace at a
+// 16-byte pitch (repack.cuh). Experimental: not yet run on a GPU.
+var (
+	wsWGMMARP       = wsRepack(wsFamily("ws_wgmma_rp", wsModel, nil))
+	wsWGMMASwapRP   = wsRepack(wsFamily("ws_wgmma_swap_rp", wsSwapModel, nil))
+	wsWGMMASKRP     = wsRepack(wsStreamK(wsFamily("ws_wgmma_sk_rp", wsModel, nil)))
+	wsWGMMASwapSKRP = wsRepack(wsStreamK(wsFamily("ws_wgmma_swap_sk_rp", wsSwapModel, nil)))
+)
+
+// wsRepack makes f a family of repack variants: element-aligned instances
+// that run on the repack kernel's copies.
+func wsRepack(f family) family {
+	f.repack, f.elementLoads = true, true
+	return f
+}
+
+// repackKernel is repack.cuh's kernel: it copies a 16-bit GEMM's A and B
+// to the workspace at a 16-byte pitch; every repack variant's manifest
+// entry names it. It is built into the sm_90a image only (the TMA kernels').
+var repackKernel = struct {
+	header, template, suffix string
+	threads                  int
+}{header: "repack.cuh", template: "gr::repack_b16", suffix: "repack_b16", threads: 256}
+
+// wsStreamK makes f a stream-K family: persistent, no split-K factor.
+func wsStreamK(f family) family {
+	f.persistent, f.streamK, f.maxSplitK = true, true, 1
+	return f
+}
+
+// wsWGMMAB128 and wsWGMMASwapB128: the same template with B128, e4m3 with
+// 128-block scales (1×128 of A, 128×128 of B), promoted to fp32 at every
+// 128-element k-tile. Not yet measured: the model is their unscaled twins'.
+var (
+	wsWGMMAB128     = wsFamily("ws_wgmma_b128", wsModel, []kernels.Scaling{kernels.ScalingBlock})
+	wsWGMMASwapB128 = wsFamily("ws_wgmma_swap_b128", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock})
+)
+
+// wsFamily is a family over ws_wgmma.cuh: TMA boxes of BM and BN rows,
+// split-K through the workspace, 64-bit offsets, one block per SM.
+func wsFamily(name string, m model, scalings []kernels.Scaling) family {
+	return family{
+		name: name, header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
+		depth: smemStages, sm90a: true, minBlocks: 1,
+		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
+		maxSplitK: 16, indexBits: 64,
+		tmaBox:   func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+		model:    m,
+		scalings: scalings,
+	}
+}
+
+// wsSmemBytes: STAGES stages of KB boxes (128 bytes of K) of A and B, and
+// 1024 bytes to align them.
+func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
+
+// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
+// MC>. The generator fixes NACC by the wgmma N (independent accumulator
+// chains where they fit: 4 up to n64, 2 at n128, else 1); PP kernels are
+// persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
+// 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
+// multicast clusters of two blocks; sk the stream-K scheduler; rp the repack
+// variant (the same template; the plan copies the operands first).
+type wsWGMMAArgs struct {
+	bm, bn, stages, kb  int
+	swap, fp8, b128, pp bool
+	mc2, sk, rp         bool
+	mc2n                bool // clusters of two along N, sharing A
+	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
+	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
+}
+
+func (a wsWGMMAArgs) family() *family {
+	switch {
+	case a.il:
+		return &wsWGMMAIL
+	case a.ts && a.swap && a.sk:
+		return &wsWGMMASwapSKTS
+	case a.ts && a.swap && a.b128:
+		return &wsWGMMASwapB128TS
+	case a.ts && a.b128:
+		return &wsWGMMAB128TS
+	case a.ts && a.swap:
+		return &wsWGMMASwapTS
+	case a.ts && a.sk:
+		return &wsWGMMASKTS
+	case a.ts && a.mc2n:
+		return &wsWGMMAMC2NTS
+	case a.ts && a.mc2:
+		return &wsWGMMAMC2TS
+	case a.ts:
+		return &wsWGMMATS
+	case a.rp && a.sk && a.swap:
+		return &wsWGMMASwapSKRP
+	case a.rp && a.sk:
+		return &wsWGMMASKRP
+	case a.rp && a.swap:
+		return &wsWGMMASwapRP
+	case a.rp:
+		return &wsWGMMARP
+	case a.sk && a.swap:
+		return &wsWGMMASwapSK
+	case a.sk:
+		return &wsWGMMASK
+	case a.mc2n:
+		return &wsWGMMAMC2N
+	case a.pp && a.mc2:
+		return &wsWGMMAPPMC2
+	case a.mc2:
+		return &wsWGMMAMC2
+	case a.pp:
+		return &wsWGMMAPP
+	case a.swap && a.b128:
+		return &wsWGMMASwapB128
+	case a.b128:
+		return &wsWGMMAB128
+	case a.swap:
+		return &wsWGMMASwap
+	}
+	return &wsWGMMA
+}
+
+// rows is wgmma's 64-row side of the tile, cols its N.
+func (a wsWGMMAArgs) rows() int {
+	if a.swap {
+		return a.bn
+	}
+	return a.bm
+}
+func (a wsWGMMAArgs) cols() int {
+	if a.swap {
+		return a.bm
+	}
+	return a.bn
+}
+
+// consumers is the consumer warpgroups: one for a 64-row side, else two
+// (of 64 rows each, or of 128 as two 64-row blocks when BM = 256).
+func (a wsWGMMAArgs) consumers() int {
+	if a.rows() == 64 {
+		return 1
+	}
+	return 2
+}
+func (a wsWGMMAArgs) tile() tile {
+	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.consumers() + 1) * 4, depth: a.stages, aligned: !a.rp}
+}
+func (a wsWGMMAArgs) nacc() int {
+	switch {
+	case !a.swap || a.cols() > 128:
+		return 1
+	case a.cols() == 128:
+		return 2
+	}
+	return 4
+}
+func (a wsWGMMAArgs) values() []any {
+	mc := 1
+	if a.mc2 || a.mc2n {
+		mc = 2
+	}
+	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
+	switch {
+	case a.sk:
+		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
+	case a.il:
+		v = append(v, "gr::ws_schedule_il")
+	case a.mc2n:
+		v = append(v, "gr::ws_schedule_n")
+	case a.ts:
+		v = append(v, "gr::ws_schedule") // named, for the epilogue policy after it
+	}
+	if a.ts {
+		v = append(v, "gr::ws_epi_tma") // the epilogue policy (default gr::ws_epi_reg)
+	}
+	return v
+}
+func (a wsWGMMAArgs) check() error {
+	switch c := a.cols(); {
+	case a.rows() != 64 && a.rows() != 128 && a.rows() != 256:
+		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128 (one or two consumer warpgroups) or BM = 256 (two of 128 rows)")
+	case a.rows() == 256 && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.il):
+		return errors.New("BM = 256: 16-bit, no swap, ping-pong, stream-K, repack, block scales or interleaved split-K")
+	case c != 16 && c != 32 && c != 64 && c != 96 && c != 128 && c != 192 && c != 256:
+		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 96, 128, 192 or 256")
+	case a.bm%8 != 0 || a.bn%8 != 0:
+		return errors.New("boxes of whole 8-row swizzle atoms")
+	case a.stages < 2:
+		return errors.New("STAGES ≥ 2 (a stage loading while one is multiplied)")
+	case a.kb < 1:
+		return errors.New("KB ≥ 1")
+	case a.pp && (a.swap || a.b128 || a.bm != 128 || a.bn != 128):
+		return errors.New("ping-pong: two consumers of whole 128×128 tiles (each holds two 64×128 accumulators), no swap, no block scales")
+	case a.fp8 && (a.kb != 1 || a.pp || !a.swap && a.bn > 192):
+		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
+	case a.mc2n && (a.mc2 || a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bm/2%8 != 0):
+		return errors.New("clusters along N: 16-bit, no swap, ping-pong, stream-K, repack or block scales, half of BM whole 8-row swizzle atoms")
+	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
+		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
+	case a.rp && (a.fp8 || a.pp || a.mc2):
+		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
+	case a.sk && (a.pp || a.mc2 || a.b128):
+		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
+	case a.ts && (a.pp || a.rp || !a.swap && a.bn%32 != 0 || a.sk && a.b128):
+		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 32-column box (swap: any BM)")
+	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
+		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
+	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
+		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
+	}
+	return nil
+}
