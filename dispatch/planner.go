@@ -33,6 +33,10 @@ type route struct {
 	vendor *Vendor
 	algo   [VendorAlgoBytes]byte
 	fit    vendorFit
+	// ours is, for a route to cuBLASLt from a bucket that also names a
+	// kernel of ours, that kernel and split-K ("name split-K n"): what runs
+	// without cuBLASLt.
+	ours string
 }
 
 // explanation is what planning one exact problem passed over: the table
@@ -380,6 +384,9 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 			vr, why := pl.vendorRoute(p, key, b)
 			if why == "" {
 				vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, entrySource(lv.e, pl.table.Provenance)
+				if b.Kernel != "" {
+					vr.ours = fmt.Sprintf("%s split-K %d", b.Kernel, max(b.SplitK, 1))
+				}
 				return vr, ex
 			}
 			note := fmt.Sprintf("%s: bucket %s routes to cuBLASLt: %s", lv.level, b.String(), why)

@@ -373,6 +373,9 @@ func (pl *Plan) explainVendor(b *strings.Builder) {
 	f := pl.route.fit
 	fmt.Fprintf(b, "kernel: %s (the table's cublasLtMatmulAlgo_t)\n", pl.KernelName())
 	fmt.Fprintf(b, "split-K: the algorithm's own, workspace %d B (cublasLtMatmulAlgoCheck)\n", pl.WorkspaceBytes)
+	if pl.route.ours != "" {
+		fmt.Fprintf(b, "without cuBLASLt (Options.NoVendor, no library): the bucket's kernel of ours, %s\n", pl.route.ours)
+	}
 	fmt.Fprintf(b, "launch 1 of 1: cublasLtMatmul, TN: D = Aᵀ·B in cuBLASLt's column-major terms (its A our B, its B our A, D our Dᵀ); alignment A %d, B %d, C %d, D %d B\n",
 		f.alignA, f.alignB, f.alignC, f.alignD)
 	switch p := &pl.problem; {

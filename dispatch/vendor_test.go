@@ -201,6 +201,12 @@ func TestPlanVendorBucketWithKernel(t *testing.T) {
 			assert.Contains(t, plan.Explain(), "exact (N,K) entry: bucket [1, 16] routes to cuBLASLt: "+c.why+"; the bucket's kernel of ours instead")
 		})
 	}
+	// routed to cuBLASLt (an engine's launcher), Explain names what runs without it
+	fake := &fakeLauncher{fit: aligned16}
+	plan, err := NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804, launcher: fake}).Plan(&p)
+	require.NoError(t, err)
+	require.NotNil(t, plan.Vendor)
+	assert.Contains(t, plan.Explain(), "without cuBLASLt (Options.NoVendor, no library): the bucket's kernel of ours, k90_bf16 split-K 1\n")
 }
 
 // fakeLauncher stands for an engine's cuBLASLt: every algorithm fits with
@@ -283,6 +289,7 @@ func TestPlanVendorRoutes(t *testing.T) {
 	assert.Contains(t, ex, "workspace 8192 B")
 	assert.Contains(t, ex, "launch 1 of 1: cublasLtMatmul")
 	assert.NotContains(t, ex, "passed over: exact")
+	assert.NotContains(t, ex, "without cuBLASLt", "the bucket names no kernel of ours")
 	assert.Equal(t, "cuBLASLt's algorithm", plan.decomposition())
 
 	fake.asked = nil
