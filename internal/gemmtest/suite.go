@@ -250,51 +250,116 @@ func (d *Data) Worst(out []uint16) float64 {
 	return w
 }
 
-// check is Worst and Check.
+// check is Worst and Check. Rows are checked in parallel, in chunks whose
+// bounds depend only on the shape, and the chunks' sums, worst ratios and
+// messages are combined in row order: the result is the same on every
+// machine. Only the first messages are formatted.
 func (d *Data) check(out []uint16) (float64, error) {
+	p := d.P
+	rows := max(1, (1<<16)/max(p.LDC, 1)) // about 64 Ki elements a chunk
+	parts := make([]checkPart, (p.M+rows-1)/rows)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Go(func() {
+			for i := range work {
+				parts[i] = d.checkRows(out, i*rows, min(p.M, (i+1)*rows))
+			}
+		})
+	}
+	for i := range parts {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var all checkPart
+	for _, c := range parts {
+		all.num, all.den, all.worst, all.n = all.num+c.num, all.den+c.den, max(all.worst, c.worst), all.n+c.n
+		all.bad = append(all.bad, c.bad[:min(len(c.bad), checkMessages-len(all.bad))]...)
+	}
+	if all.den > 0 && math.Sqrt(all.num/all.den) > 1e-2 {
+		all.n++
+		if len(all.bad) < checkMessages {
+			all.bad = append(all.bad, fmt.Sprintf("relative error ‖D−ref‖/‖ref‖ = %.3g > 1e-2", math.Sqrt(all.num/all.den)))
+		}
+	}
+	if n := all.n; n > 0 {
+		bad := all.bad
+		if n > checkMessages {
+			bad = append(bad, fmt.Sprintf("… %d more", n-checkMessages))
+		}
+		return all.worst, fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches (worst |D−ref|/bound %.3g): %v", d.Name, d.Types, p.M, p.N, p.K, n, all.worst, bad)
+	}
+	return all.worst, nil
+}
+
+// checkMessages is how many mismatches a failed check describes.
+const checkMessages = 5
+
+// checkPart is what checking some rows of D found: the sums of the relative
+// error's numerator and denominator, the worst |D − ref| / bound, the count
+// of mismatches and the first checkMessages of them described.
+type checkPart struct {
+	num, den, worst float64
+	n               int
+	bad             []string
+}
+
+// checkRows checks rows [lo, hi) of out (see check): the LDC padding still
+// poisoned, every element written (not NaN), and the referenced ones within
+// the tolerance.
+func (d *Data) checkRows(out []uint16, lo, hi int) checkPart {
 	p, dt := d.P, d.P.Types.Out
-	var bad []string
-	var num, den, worst float64
-	for m := 0; m < p.M; m++ {
+	isNaN := nanBits(dt)
+	var c checkPart
+	fail := func(f string, args ...any) {
+		if c.n++; len(c.bad) < checkMessages {
+			c.bad = append(c.bad, fmt.Sprintf(f, args...))
+		}
+	}
+	for m := lo; m < hi; m++ {
 		for n := 0; n < p.LDC; n++ {
 			got := out[m*p.LDC+n]
 			if n >= p.N {
 				if got != Poison {
-					bad = append(bad, fmt.Sprintf("D[%d,%d] in the LDC padding was written (%#x)", m, n, got))
+					fail("D[%d,%d] in the LDC padding was written (%#x)", m, n, got)
+				}
+				continue
+			}
+			if d.Sampled != nil && !d.Sampled[m*p.N+n] {
+				if isNaN(got) {
+					fail("D[%d,%d] not written (NaN)", m, n)
 				}
 				continue
 			}
 			g := float64(FromBits(dt, got))
-			if d.Sampled != nil && !d.Sampled[m*p.N+n] {
-				if math.IsNaN(g) {
-					bad = append(bad, fmt.Sprintf("D[%d,%d] not written (NaN)", m, n))
-				}
-				continue
-			}
 			ref, mag := d.Ref[m*p.N+n], d.Mag[m*p.N+n]
-			num += (g - ref) * (g - ref)
-			den += ref * ref
+			c.num += (g - ref) * (g - ref)
+			c.den += ref * ref
 			tol := d.Types.Tolerance(p.K, ref, mag)
 			if math.IsNaN(g) || math.Abs(g-ref) > tol {
-				bad = append(bad, fmt.Sprintf("D[%d,%d] = %g, want %g ± %.3g (Σ|terms| = %g)", m, n, g, ref, tol, mag))
+				fail("D[%d,%d] = %g, want %g ± %.3g (Σ|terms| = %g)", m, n, g, ref, tol, mag)
 			}
 			if r := math.Abs(g-ref) / tol; math.IsNaN(r) {
-				worst = math.Inf(1)
+				c.worst = math.Inf(1)
 			} else {
-				worst = max(worst, r)
+				c.worst = max(c.worst, r)
 			}
 		}
 	}
-	if den > 0 && math.Sqrt(num/den) > 1e-2 {
-		bad = append(bad, fmt.Sprintf("relative error ‖D−ref‖/‖ref‖ = %.3g > 1e-2", math.Sqrt(num/den)))
+	return c
+}
+
+// nanBits reports whether bits of dtype dt are a NaN, on the bits for the
+// 16-bit floats (exponent all ones, mantissa not zero).
+func nanBits(dt dispatch.DType) func(uint16) bool {
+	switch dt {
+	case dispatch.BF16:
+		return func(h uint16) bool { return h&0x7fff > 0x7f80 }
+	case dispatch.F16:
+		return func(h uint16) bool { return h&0x7fff > 0x7c00 }
 	}
-	if n := len(bad); n > 0 {
-		if n > 5 {
-			bad = append(bad[:5], fmt.Sprintf("… %d more", n-5))
-		}
-		return worst, fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches (worst |D−ref|/bound %.3g): %v", d.Name, d.Types, p.M, p.N, p.K, n, worst, bad)
-	}
-	return worst, nil
+	return func(h uint16) bool { return math.IsNaN(float64(FromBits(dt, h))) }
 }
 
 // CPU computes D on the host the way a kernel must: float32 products and

@@ -3,9 +3,11 @@ package gemmtest
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -106,4 +108,38 @@ func skipUnderRace(t *testing.T) {
 	if raceEnabled {
 		t.Skip("arithmetic only; runs without -race (see skipUnderRace)")
 	}
+}
+
+// nanBits agrees with FromBits on every 16-bit pattern of bf16 and f16.
+func TestNaNBits(t *testing.T) {
+	for _, dt := range []dispatch.DType{dispatch.BF16, dispatch.F16} {
+		isNaN := nanBits(dt)
+		for h := range 1 << 16 {
+			require.Equal(t, math.IsNaN(float64(FromBits(dt, uint16(h)))), isNaN(uint16(h)), "%s %#x", dt, h)
+		}
+	}
+}
+
+// A check over many rows (checked in parallel chunks) counts every
+// mismatch, describes the first five in row order, and says the same
+// whatever GOMAXPROCS is.
+func TestCheckCountsEveryMismatchDescribesFive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	d := FillSampled(Case{Name: "many", M: 300, N: 1000, K: 16}, dispatch.BF16, rng, 2000)
+	out := d.CPU()
+	require.NoError(t, d.Check(out))
+	bad := slices.Clone(out)
+	for m := 3; m < 300; m += 7 { // 43 rows with an unwritten element, chunks apart
+		bad[m*d.P.LDC+999] = Poison
+	}
+	err := d.Check(bad)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "43 mismatches")
+	assert.Contains(t, err.Error(), "D[3,999] not written (NaN)", "the first, in row order")
+	assert.Contains(t, err.Error(), "… 38 more")
+	assert.NotContains(t, err.Error(), "D[38,999]", "the sixth is counted, not described")
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	assert.Equal(t, err.Error(), d.Check(bad).Error())
+	assert.Equal(t, d.Worst(out), d.Worst(out))
 }
