@@ -90,11 +90,17 @@ func (d *Device) Poisoned(n int) (Buf, error) {
 }
 
 // Download copies b, of 16-bit elements, back to the host.
-func (d *Device) Download(b Buf) ([]uint16, error) {
+func (d *Device) Download(b Buf) ([]uint16, error) { return d.DownloadInto(nil, b) }
+
+// DownloadInto is Download into host when it holds b's elements (a
+// caller's buffer reused call after call), else into a new slice.
+func (d *Device) DownloadInto(host []uint16, b Buf) ([]uint16, error) {
 	if b.Size != 2 {
 		return nil, fmt.Errorf("gpuharness: Download reads 16-bit elements, not %d-byte ones", b.Size)
 	}
-	host := make([]uint16, b.N)
+	if len(host) != b.N {
+		host = make([]uint16, b.N)
+	}
 	if b.N == 0 {
 		return host, nil
 	}
@@ -112,6 +118,7 @@ type Operands struct {
 	Out  Buf
 	dev  *Device
 	bufs []Buf
+	host []uint16 // Check's copy of Out, reused from check to check
 }
 
 // Operands uploads data's A and B (in P.In's element size), C and bias, an
@@ -168,11 +175,11 @@ func (o *Operands) Check(s cuda.Stream, launch func(*dispatch.Problem, dispatch.
 	if err := o.dev.Sync(s); err != nil {
 		return err
 	}
-	out, err := o.dev.Download(o.Out)
-	if err != nil {
+	var err error
+	if o.host, err = o.dev.DownloadInto(o.host, o.Out); err != nil {
 		return err
 	}
-	if err := o.Data.Check(out); err != nil {
+	if err := o.Data.Check(o.host); err != nil {
 		return fmt.Errorf("%w: %w", tuning.ErrWrong, err)
 	}
 	return nil
