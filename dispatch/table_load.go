@@ -664,18 +664,8 @@ func decoded(list *yaml.Node) []*yaml.Node {
 func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.Catalog) {
 	b, m, last := &e.Buckets[j], nodes[j], j == len(e.Buckets)-1
 	l.whole(m, "min_m", "max_m", "split_k")
-	for name, parsed := range map[string]map[int]float64{"times_us": b.TimesUS, "kernel_times_us": b.KernelTimesUS} {
-		if _, times := field(m, name); times != nil && times.Kind == yaml.MappingNode {
-			for i := 0; i < len(times.Content); i += 2 {
-				if k := times.Content[i]; k.ShortTag() == "!!float" {
-					l.fail(k.Line, "%s: %q is not a whole number", name, k.Value)
-				}
-			}
-			if len(times.Content)/2 > len(parsed) && !slices.ContainsFunc(times.Content, l.bad) {
-				l.errorf(times.Line, "%s: two keys name the same M: keep one", name)
-			}
-		}
-	}
+	l.checkTimes(m, "times_us", b.TimesUS)
+	l.checkTimes(m, "kernel_times_us", b.KernelTimesUS)
 	switch prev := &e.Buckets[max(j-1, 0)]; {
 	case j == 0 && b.MinM != 1:
 		l.errorf(at(m, "min_m"), "first bucket starts at min_m %d: it must start at min_m: 1 so that every M is routed", b.MinM)
@@ -700,17 +690,6 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	}
 	if _, v := field(m, "split_k"); (b.SplitK < 1 || b.SplitK > kernels.MaxSplitK) && !l.bad(v) {
 		l.errorf(at(m, "split_k"), "split_k is %d: it must be in [1, %d] (1: no split-K)", b.SplitK, kernels.MaxSplitK)
-	}
-	for _, f := range []struct {
-		name  string
-		times map[int]float64
-	}{{"times_us", b.TimesUS}, {"kernel_times_us", b.KernelTimesUS}} {
-		for _, mm := range slices.Sorted(maps.Keys(f.times)) {
-			if us := f.times[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {
-				l.errorf(at(m, f.name), "%s[%d] = %g: sample Ms must be ≥ 1 and times positive microseconds", f.name, mm, us)
-				break
-			}
-		}
 	}
 	if len(b.KernelTimesUS) > 0 && (b.Vendor == nil || b.Kernel == "") {
 		l.errorf(at(m, "kernel_times_us"), "kernel_times_us are our kernel's times in a bucket routed to cuBLASLt first: remove them, or name both vendor and kernel")
@@ -760,6 +739,28 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	}
 	if b.SplitK > k.MaxSplitK {
 		l.errorf(at(m, "split_k"), "split_k %d exceeds kernel %q's max_split_k %d: lower it", b.SplitK, b.Kernel, k.MaxSplitK)
+	}
+}
+
+// checkTimes validates a bucket's times of sample Ms (times_us or
+// kernel_times_us, name), parsed as times from m: whole, distinct Ms ≥ 1,
+// positive finite microseconds.
+func (l *loader) checkTimes(m *yaml.Node, name string, times map[int]float64) {
+	if _, node := field(m, name); node != nil && node.Kind == yaml.MappingNode {
+		for i := 0; i < len(node.Content); i += 2 {
+			if k := node.Content[i]; k.ShortTag() == "!!float" {
+				l.fail(k.Line, "%s: %q is not a whole number", name, k.Value)
+			}
+		}
+		if len(node.Content)/2 > len(times) && !slices.ContainsFunc(node.Content, l.bad) {
+			l.errorf(node.Line, "%s: two keys name the same M: keep one", name)
+		}
+	}
+	for _, mm := range slices.Sorted(maps.Keys(times)) {
+		if us := times[mm]; mm < 1 || !(us > 0) || math.IsInf(us, 1) {
+			l.errorf(at(m, name), "%s[%d] = %g: sample Ms must be ≥ 1 and times positive microseconds", name, mm, us)
+			break
+		}
 	}
 }
 
