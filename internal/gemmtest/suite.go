@@ -176,24 +176,13 @@ func FillTypes(c Case, t Types, rng *rand.Rand, samples int) *Data {
 		}
 	}
 	// The elements in parallel, a row of elements per task.
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for lo := range work {
-				for i := lo; i < min(lo+p.N, len(d.Ref)); i++ {
-					if d.Sampled == nil || d.Sampled[i] {
-						d.Ref[i], d.Mag[i] = d.reference(i/p.N, i%p.N)
-					}
-				}
+	parallel(p.M, func(m int) {
+		for i := m * p.N; i < (m+1)*p.N; i++ {
+			if d.Sampled == nil || d.Sampled[i] {
+				d.Ref[i], d.Mag[i] = d.reference(m, i%p.N)
 			}
-		})
-	}
-	for lo := 0; lo < len(d.Ref); lo += max(p.N, 1) {
-		work <- lo
-	}
-	close(work)
-	wg.Wait()
+		}
+	})
 	return d
 }
 
@@ -258,20 +247,7 @@ func (d *Data) check(out []uint16) (float64, error) {
 	p := d.P
 	rows := max(1, (1<<16)/max(p.LDC, 1)) // about 64 Ki elements a chunk
 	parts := make([]checkPart, (p.M+rows-1)/rows)
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), len(parts)) {
-		wg.Go(func() {
-			for i := range work {
-				parts[i] = d.checkRows(out, i*rows, min(p.M, (i+1)*rows))
-			}
-		})
-	}
-	for i := range parts {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	parallel(len(parts), func(i int) { parts[i] = d.checkRows(out, i*rows, min(p.M, (i+1)*rows)) })
 	var all checkPart
 	for _, c := range parts {
 		all.num, all.den, all.worst, all.n = all.num+c.num, all.den+c.den, max(all.worst, c.worst), all.n+c.n
@@ -291,6 +267,25 @@ func (d *Data) check(out []uint16) (float64, error) {
 		return all.worst, fmt.Errorf("%s %s M=%d N=%d K=%d: %d mismatches (worst |D−ref|/bound %.3g): %v", d.Name, d.Types, p.M, p.N, p.K, n, all.worst, bad)
 	}
 	return all.worst, nil
+}
+
+// parallel runs task(0), …, task(n−1) on GOMAXPROCS goroutines and returns
+// when all have.
+func parallel(n int, task func(i int)) {
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := range work {
+				task(i)
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 }
 
 // checkMessages is how many mismatches a failed check describes.
