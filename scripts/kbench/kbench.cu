@@ -173,8 +173,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   // MC: each block loads a part of the shared box (A's along N, else B's)
   encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
-  if (in.ts) encode_d(&p.tma_d, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, p.d, p.n, p.m, p.ldc,
-                        in.swap || in.bn % 64 == 0 ? 64 : 32, in.swap ? in.bm : 64);
+  if (in.ts) encode_d(p, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, in.swap, in.bm, in.bn);
 }
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {

@@ -149,8 +149,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   if (in.kind == WS) {
     encode_kmajor(&p.tma_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.a, p.k, p.m, p.lda, in.bm);
     encode_kmajor(&p.tma_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, p.b, p.k, p.n, p.ldb, in.bn);
-    if (in.ts) encode_d(&p.tma_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, p.d, p.n, p.m, p.ldc, in.swap || in.bn % 64 == 0 ? 64 : 32,
-                        in.swap ? in.bm : 64);
+    if (in.ts) encode_d(p, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, in.swap, in.bm, in.bn);
   }
 }
 // launch: persistent (ws kernels) = min(tiles, SMs) blocks walking the tiles.

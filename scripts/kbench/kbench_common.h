@@ -104,19 +104,22 @@ static void encode_kmajor(gr_tensor_map *map, CUtensorMapDataType dt, unsigned e
   }
 }
 
-// encode_d: D [M,N] (internal/cuda/shim.go's gr_encode_d): dims {n, m}, row
-// stride ldc elements, a box of cols (64, or 32 for a 96-wide tile) x rows
-// (64, or a swap tile's BM tokens), 16-bit elements of type dt, swizzled by
-// the span of a box row (128 or 64 bytes), for gr::ws_epi_tma.
-static void encode_d(gr_tensor_map *map, CUtensorMapDataType dt, void *base, int64_t n, int64_t m, int64_t ldc, int cols,
-                     int rows) {
-  cuuint64_t dims[2] = {(cuuint64_t)n, (cuuint64_t)m}, strides[1] = {(cuuint64_t)ldc * 2};
-  cuuint32_t box[2] = {(cuuint32_t)cols, (cuuint32_t)rows}, elem[2] = {1, 1};
-  CUresult r = encode((CUtensorMap *)map, dt, 2, base, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
+// encode_d fills p.tma_d, the map of D [M,N] for a ts instance
+// (internal/cuda/shim.go's gr_encode_d): dims {n, m}, row stride ldc
+// elements of the 16-bit type dt, the tile's box as the generator's
+// tmaStoreBox writes it — 64 columns (32 where a non-swap BN is not a
+// multiple of 64) by 64 rows (a swap tile's BM tokens) — swizzled by the span
+// of a box row (128 or 64 bytes), for gr::ws_epi_tma.
+static void encode_d(gr_gemm_params &p, CUtensorMapDataType dt, bool swap, int bm, int bn) {
+  const cuuint32_t cols = swap || bn % 64 == 0 ? 64 : 32, rows = swap ? bm : 64;
+  cuuint64_t dims[2] = {(cuuint64_t)p.n, (cuuint64_t)p.m}, strides[1] = {(cuuint64_t)p.ldc * 2};
+  cuuint32_t box[2] = {cols, rows}, elem[2] = {1, 1};
+  CUresult r = encode((CUtensorMap *)&p.tma_d, dt, 2, p.d, dims, strides, box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE,
                       cols == 64 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
                       CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
-    fprintf(stderr, "cuTensorMapEncodeTiled (D): %d (n %lld m %lld ldc %lld)\n", r, (long long)n, (long long)m, (long long)ldc);
+    fprintf(stderr, "cuTensorMapEncodeTiled (D): %d (n %lld m %lld ldc %lld)\n", r, (long long)p.n, (long long)p.m,
+            (long long)p.ldc);
     exit(2);
   }
 }
