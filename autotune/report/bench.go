@@ -225,7 +225,7 @@ func BenchSummary(rows []BenchRow) string {
 // benchColumns are bench.csv's columns: the router's (kernel through
 // speedup_vs_cublas, the columns every reader of older files knows), then
 // our kernels alone's (kernels_only_*, empty where not measured).
-var benchColumns = []string{"name", "M", "N", "K", "dtype", "scaling", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
+var benchColumns = []string{"name", "M", "N", "K", "dtype", "scaling", "out", "kernel", "split_k", "level", "graph_us", "graph_p90_us", "events_us", "events_p90_us",
 	"tflops", "gbps", "floor_us", "roofline_pct", "host_gemm_us", "host_launch_us", "cublas_graph_us", "speedup_vs_cublas",
 	"kernels_only_kernel", "kernels_only_split_k", "kernels_only_level", "kernels_only_graph_us", "kernels_only_graph_p90_us", "kernels_only_speedup_vs_cublas"}
 
@@ -240,7 +240,7 @@ func WriteBench(path string, rows []BenchRow) error {
 			speed = ff(r.Ratio())
 		}
 		tflops, gbps := ff(flops/r.GraphUS/1e6), ff(bytes/r.GraphUS/1e3)
-		fields := []string{r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.Types.In.String(), scalingColumn(r.Shape), r.Kernel, itoa(r.SplitK), r.Level,
+		fields := []string{r.Name, itoa(r.M), itoa(r.N), itoa(r.K), r.Types.In.String(), scalingColumn(r.Shape), r.Types.Out.String(), r.Kernel, itoa(r.SplitK), r.Level,
 			ff(r.GraphUS), ff(r.GraphP90), ff(r.EventsUS), ff(r.EventsP90), tflops, gbps,
 			ff(r.FloorUS), ff(r.RooflinePct()), ff(r.HostGEMM), ff(r.HostLaunch), ff(r.PeerUS), speed}
 		b.row(append(fields, kernelsOnlyColumns(r)...)...)
@@ -272,7 +272,7 @@ func scalingColumn(s tuning.Shape) string {
 }
 
 // ReadBench reads a bench.csv (a missing or empty dtype is bf16, scaling
-// tensor). The kernels_only_* columns are optional (files written before
+// tensor, out bf16 for e4m3, as in files written before the out column). The kernels_only_* columns are optional (files written before
 // bench measured our kernels alone have none): where absent or their
 // kernel is empty, a row's KernelsOnly is zero.
 func ReadBench(path string) ([]BenchRow, error) {

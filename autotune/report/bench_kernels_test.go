@@ -43,7 +43,7 @@ func TestBenchKernelsOnlyRoundTrip(t *testing.T) {
 	text, err := os.ReadFile(out)
 	require.NoError(t, err)
 	lines := strings.Split(string(text), "\n")
-	assert.True(t, strings.HasPrefix(lines[0], "name,M,N,K,dtype,scaling,kernel,split_k,level,graph_us,graph_p90_us,"), "the router's columns keep their names")
+	assert.True(t, strings.HasPrefix(lines[0], "name,M,N,K,dtype,scaling,out,kernel,split_k,level,graph_us,graph_p90_us,"), "the router's columns keep their names")
 	assert.True(t, strings.HasSuffix(lines[0], ",cublas_graph_us,speedup_vs_cublas,kernels_only_kernel,kernels_only_split_k,kernels_only_level,kernels_only_graph_us,kernels_only_graph_p90_us,kernels_only_speedup_vs_cublas"), lines[0])
 	assert.True(t, strings.HasSuffix(lines[1], ",21.000,1.050,ws_wgmma_64x96,2,default entry,24.000,25.500,0.875"), lines[1])
 	assert.True(t, strings.HasSuffix(lines[2], `,14.000,1.120,k1,1,"exact (N,K) entry",12.500,13.000,1.120`), lines[2])

@@ -95,14 +95,14 @@ func TestReadPeerAndWriteBench(t *testing.T) {
 	back, err := ReadBench(out)
 	require.NoError(t, err)
 	assert.Equal(t, []BenchRow{{Shape: r.Shape, Kernel: "k", SplitK: 1, Level: "exact", GraphUS: 13.86, GraphP90: 13.99, EventsUS: 20, FloorUS: 11.09, PeerUS: 17.09}}, back)
-	// An e4m3 row keeps its scaling through the CSV.
-	r8 := r
-	r8.Types = tuningtest.Types("e4m3→bf16/row")
-	require.NoError(t, WriteBench(out, []BenchRow{r, r8}))
+	// An e4m3 row keeps its scaling and its output type through the CSV.
+	r8, r8f := r, r
+	r8.Types, r8f.Types = tuningtest.Types("e4m3→bf16/row"), tuningtest.Types("e4m3→f16")
+	require.NoError(t, WriteBench(out, []BenchRow{r, r8, r8f}))
 	back, err = ReadBench(out)
 	require.NoError(t, err)
-	require.Len(t, back, 2)
-	assert.Equal(t, []tuning.Shape{r.Shape, r8.Shape}, []tuning.Shape{back[0].Shape, back[1].Shape})
+	require.Len(t, back, 3)
+	assert.Equal(t, []tuning.Shape{r.Shape, r8.Shape, r8f.Shape}, []tuning.Shape{back[0].Shape, back[1].Shape, back[2].Shape})
 	// The roofline: M = 1 is bound by reading the weight.
 	h200 := Ceilings{ReadBW: 4.54e12, Peak: 750e12}
 	assert.InDelta(t, 2*(4096+6144*4096+6144)/4.54e12*1e6, h200.RooflineUS(tuning.Shape{M: 1, N: 6144, K: 4096, Types: tuningtest.Types("bf16")}), 1e-9)
