@@ -22,7 +22,9 @@ import (
 // 65…256 and 513…4096 with the TMA-store and interleaved split-K kernels
 // admitted, and N = 769, K = 5125 again; 2026-12-04: the corpus's sm_90 bf16
 // buckets 129…1024 with the TMA-store mid-M and stream-K tiles admitted, and
-// the new e4m3→bf16/block128 entries' lines, added).
+// the new e4m3→bf16/block128 entries' lines, added; 2026-12-04, seventh
+// session: the corpus's sm_90 bf16 buckets 17…256 with the swap TMA-store
+// tiles admitted, and the new e4m3→f16 entries' lines, added).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
