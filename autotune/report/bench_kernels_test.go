@@ -60,12 +60,12 @@ func TestBenchKernelsOnlyRoundTrip(t *testing.T) {
 }
 
 // A bench.csv written before the kernels-only columns reads as before,
-// KernelsOnly zero: committed ones under docs/perf (the README generator's
-// e4m3 run, earlier bf16 runs), and a minimal one. The README's bf16 runs
-// have the columns: there the table routed nothing to cuBLASLt, so our
-// kernels alone are the router on every shape.
+// KernelsOnly zero: committed ones under docs/perf (an e4m3 run and bf16
+// runs), and a minimal one. The README's runs have the columns: there the
+// table routed nothing to cuBLASLt, so our kernels alone are the router on
+// every shape.
 func TestReadBenchWithoutKernelsOnly(t *testing.T) {
-	for _, p := range []string{readmeBF16Bench, readmeBF16Before} {
+	for _, p := range []string{readmeBF16Bench, readmeBF16Before, readmeFP8Bench} {
 		rows, err := ReadBench(filepath.Join("..", "..", filepath.FromSlash(p)))
 		require.NoError(t, err, p)
 		require.NotEmpty(t, rows, p)
@@ -74,7 +74,7 @@ func TestReadBenchWithoutKernelsOnly(t *testing.T) {
 			require.False(t, r.KernelsOnlyDiffers(), "%s: %+v", p, r)
 		}
 	}
-	for _, p := range []string{"docs/perf/2026-12-02-h200-b/c5/bench.csv", "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv", readmeFP8Bench} {
+	for _, p := range []string{"docs/perf/2026-12-02-h200-b/c5/bench.csv", "docs/perf/2026-12-01-h200-sk/c6/bench-C.csv", "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"} {
 		rows, err := ReadBench(filepath.Join("..", "..", filepath.FromSlash(p)))
 		require.NoError(t, err, p)
 		require.NotEmpty(t, rows, p)

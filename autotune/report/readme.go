@@ -26,19 +26,16 @@ import (
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
 	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-04-h200/c4/bench-T.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-04-h200/c4/peer.csv"
+	readmeBF16Bench = "docs/perf/2026-12-04-h200-b/c4/bench-K.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-04-h200-b/c4/peer.csv"
 	// The previous table's run of the same bench in the same call (before
-	// the retune of M = 129…1024 with the TMA-store mid-M and stream-K
-	// kernels), for the before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-04-h200/c4/bench-C.csv"
-	// e4m3 beside torch._scaled_mm, and its peer log (the ceilings line).
-	readmeFP8Bench   = "docs/perf/2026-12-01-h200-fp8/call8-bench.csv"
-	readmeFP8PeerLog = "docs/perf/2026-12-01-h200-fp8/call8-peer.log"
-	// 128-block e4m3 beside _scaled_mm: the measured entries and, in the
-	// same call, the heuristic routes they replaced.
-	readmeB128Bench  = "docs/perf/2026-12-04-h200/c6/bench-b128.csv"
-	readmeB128Before = "docs/perf/2026-12-04-h200/c6/bench-b128-C.csv"
+	// the retune of M = 17…256 with the swap TMA-store tiles), for the
+	// before/after sentence.
+	readmeBF16Before = "docs/perf/2026-12-04-h200-b/c4/bench-C.csv"
+	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
+	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
+	readmeFP8Bench = "docs/perf/2026-12-04-h200-b/c4/bench-e4m3.csv"
+	readmeFP8Peer  = "docs/perf/2026-12-04-h200-b/c4/peer-e4m3.csv"
 	// The focused bench of the TMA kernels on N = 769, K = 5120 (aligned).
 	readmePaddedLog = "docs/perf/2026-12-01-h200-tma/v5-odd-769x5120.log"
 )
@@ -129,26 +126,6 @@ func peerCeilings(path string, dt dispatch.DType) (measured, error) {
 	return measured{readTBs: math.Round(bw*100) / 100, peakTF: math.Round(peak)}, nil
 }
 
-// fp8Header is peer_cublas.py's first line when it measured e4m3.
-var fp8Header = regexp.MustCompile(`read ([0-9.]+) TB/s .* e4m3 dense ([0-9]+) TFLOP/s \(_scaled_mm per-tensor: fast_accum=false ([0-9]+), true ([0-9]+)\)`)
-
-// fp8Ceilings reads the ceilings line of a peer_cublas.py log: read
-// bandwidth, e4m3 dense rate (the faster of the two accumulation modes: the
-// roofline), and the rate with fast accumulation off.
-func fp8Ceilings(path string) (c measured, slowTF float64, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return c, 0, err
-	}
-	line, _, _ := bytes.Cut(b, []byte("\n"))
-	m := fp8Header.FindSubmatch(line)
-	if m == nil {
-		return c, 0, fmt.Errorf("%s: first line has no e4m3 ceilings: %q", path, line)
-	}
-	num := func(i int) float64 { v, _ := strconv.ParseFloat(string(m[i]), 64); return v }
-	return measured{readTBs: num(1), peakTF: num(2)}, num(3), nil
-}
-
 // mRange is an inclusive range of M for geometric means.
 type mRange struct {
 	lo, hi int
@@ -228,7 +205,7 @@ func readmeBlocks(root string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	ceil8, slow8, err := fp8Ceilings(path(readmeFP8PeerLog))
+	ceil8, err := peerCeilings(path(readmeFP8Peer), dispatch.E4M3)
 	if err != nil {
 		return nil, err
 	}
@@ -236,18 +213,10 @@ func readmeBlocks(root string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b128, err := ReadBench(path(readmeB128Bench))
-	if err != nil {
-		return nil, err
-	}
-	b128Before, err := ReadBench(path(readmeB128Before))
-	if err != nil {
-		return nil, err
-	}
 	return map[string]string{
 		"bf16":       bf16Table(bf16, ceil),
 		"bf16-notes": bf16Notes(bf16, before),
-		"fp8":        fp8Table(fp8, ceil8, slow8) + blockNote(b128, b128Before),
+		"fp8":        fp8Table(fp8, ceil8),
 		"fp8-notes":  fp8Notes(fp8, bf16, ceil8, ceil),
 		"padded":     paddedNote(padded),
 	}, nil
@@ -445,65 +414,40 @@ func oddRoute(rows []BenchRow) string {
 	return fmt.Sprintf(copies, fmt.Sprintf("up to M = %d", rp), "; above that the table routes the element-load kernels")
 }
 
-// fp8Table is the e4m3 table: per scaling mode, the geometric mean and the
-// worst of `_scaled_mm`'s time over ours, on Llama-3-8B and the held-out
-// weights, at M ≤ 16 and M ≥ 1024.
-func fp8Table(rows []BenchRow, c measured, slowTF float64) string {
+// fp8Table is the e4m3 table: per scaling mode (and e4m3 → f16), the
+// geometric mean and the worst of `_scaled_mm`'s time over ours on
+// Llama-3-8B, at M ≤ 16, at M ≥ 1024 and over all the mode's shapes.
+func fp8Table(rows []BenchRow, c measured) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Ceilings measured there: read %.2f TB/s, e4m3 dense %.0f TFLOP/s with\n"+
-		"fast accumulation off (%.0f with it on, the roofline's rate).\n"+
-		"Full data: [`docs/perf/2026-12-01-h200-fp8`](docs/perf/2026-12-01-h200-fp8/README.md).\n\n",
-		c.readTBs, slowTF, c.peakTF)
-	b.WriteString("| scaling | Llama-3-8B M ≤ 16 | M ≥ 1024 | held-out weights M ≤ 16 | M ≥ 1024 |\n| --- | --- | --- | --- | --- |\n")
+	dir := path.Dir(path.Dir(readmeFP8Bench))
+	fmt.Fprintf(&b, "One NVIDIA H200, the committed table's e4m3 entries (every one measured on\n"+
+		"Llama-3-8B's four weights) beside `torch._scaled_mm` with the same scales\n"+
+		"and fast accumulation off, in the same run, both by CUDA-graph replay.\n"+
+		"Ceilings measured there: read %.2f TB/s, e4m3 dense %.0f TFLOP/s (fast\n"+
+		"accumulation on, the roofline's rate). Full data:\n[`%s`](%s/README.md), call 4.\n\n",
+		c.readTBs, c.peakTF, dir, dir)
+	b.WriteString("| types | M ≤ 16 | M ≥ 1024 | all |\n| --- | --- | --- | --- |\n")
 	cell := func(keep func(BenchRow) bool) string {
-		v := ratios(rows, keep)
-		if len(v) == 0 {
-			return ""
-		}
-		return fmt.Sprintf("%s, worst %.2f", x(geomean(v)), slices.Min(v))
-	}
-	for _, s := range []struct {
-		mode  dispatch.Scaling
-		label string
-	}{{dispatch.ScalingTensor, "per-tensor"}, {dispatch.ScalingRow, "per-row"}, {dispatch.ScalingBlock, "128-block"}} {
-		var cells []string
-		for _, set := range []func(BenchRow) bool{isLlama, isHeldOut} {
-			for _, r := range []mRange{small, large} {
-				cells = append(cells, cell(func(x BenchRow) bool { return set(x) && x.Types.Scaling == s.mode && r.has(x.M) }))
-			}
-		}
-		label := s.label
-		if s.mode == dispatch.ScalingBlock {
-			label += " (heuristic routes)"
-		}
-		fmt.Fprintf(&b, "| %s | %s |\n", label, strings.Join(cells, " | "))
-	}
-	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst. The per-row\n" +
-		"figures were measured when row-scaled problems routed by the per-tensor\n" +
-		"entries, as tables did before schema 3; the table now keys entries by the\n" +
-		"scaling: per-row problems now route by per-row entries (Llama-3-8B's\n" +
-		"four weights and a default, tuned 2026-12-02), which these figures do\n" +
-		"not measure yet.)\n")
-	return b.String()
-}
-
-// blockNote: the 128-block entries measured after the table above, beside
-// _scaled_mm of the same scales, and the heuristic routes in the same call.
-func blockNote(now, before []BenchRow) string {
-	cell := func(rows []BenchRow, r mRange) string {
-		v := ratios(rows, func(x BenchRow) bool { return isLlama(x) && r.has(x.M) })
+		v := ratios(rows, func(r BenchRow) bool { return isLlama(r) && keep(r) })
 		if len(v) == 0 {
 			return "–"
 		}
-		return fmt.Sprintf("%s (worst %.2f)", x(geomean(v)), slices.Min(v))
+		return fmt.Sprintf("%s, worst %.2f", x(geomean(v)), slices.Min(v))
 	}
-	all := func(rows []BenchRow) string { return x(geomean(ratios(rows, isLlama))) }
-	return fmt.Sprintf("\n128-block problems now route by measured entries (Llama-3-8B's four\n"+
-		"weights and a default, tuned 2026-12-04). Beside `_scaled_mm` with the same\n"+
-		"scales in one run ([`docs/perf/2026-12-04-h200`](docs/perf/2026-12-04-h200/README.md),\n"+
-		"call 6): %s at M ≤ 16, %s at M ≥ 1024, %s over all %d shapes;\n"+
-		"the heuristic routes in the same run %s.\n",
-		cell(now, small), cell(now, large), all(now), len(ratios(now, isLlama)), all(before))
+	for _, t := range []dispatch.Types{
+		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor},
+		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow},
+		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock},
+		{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingTensor},
+	} {
+		of := func(r BenchRow) bool { return r.Types == t }
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t, cell(func(r BenchRow) bool { return of(r) && small.has(r.M) }),
+			cell(func(r BenchRow) bool { return of(r) && large.has(r.M) }), cell(of))
+	}
+	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst, over M = 1, 4,\n" +
+		"16, 1024 and 4096. Weights the table was not tuned for were not in this\n" +
+		"run.)\n")
+	return b.String()
 }
 
 // fp8Notes: where the e4m3 kernels are behind, in rates and read shares.
@@ -535,7 +479,8 @@ func fp8Notes(fp8, bf16 []BenchRow, c8, c16 measured) string {
 	}
 	return fmt.Sprintf("Where we are behind: at M ≥ 1024 our e4m3 kernels reach %.0f–%.0f TFLOP/s\n"+
 		"(per-tensor, Llama-3-8B) after the fp32 promotion (without it they were\n"+
-		"faster, but their error grows with K: call 6 of the full data); at M = 1\n"+
+		"faster, but their error grows with K: `docs/perf/2026-12-01-h200-fp8`,\n"+
+		"call 6); at M = 1\n"+
 		"the decode kernels stream the one-byte weights of gate_up and down at\n"+
 		"%s of the read bandwidth (the bf16 ones %s, with that run's ceilings).\n",
 		slices.Min(tf), slices.Max(tf), pct(s8), pct(s16))
