@@ -53,7 +53,7 @@
 // then count one arrival, and a turn barrier per consumer keeps the two
 // within one round of the ring. It pays only with a persistent grid (≥ 2
 // tiles per block); under the dispatch grid one consumer would idle.
-// MC = 2 (multicast clusters, non-swap): the kernel is compiled with
+// MC = 2 (multicast clusters): the kernel is compiled with
 // __cluster_dims__(2, 1, 1) and launched persistent (gridDim.x even); the
 // two blocks of a cluster take M tiles 2g and 2g + 1 of one N tile (a tile
 // id then names such a group), and block r loads rows r·BN/2… of each B box
@@ -61,7 +61,9 @@
 // rows), so the weights cross L2 once per two M tiles. With SCHED =
 // ws_schedule_n the cluster lies along N instead: N tiles 2g and 2g + 1 of
 // one M tile, sharing A (tma_a's box is BM/2 rows), for mid M, where every
-// block reads the same few token rows. A stage is free once
+// block reads the same few token rows (not with SWAP: there the cluster
+// lies along M, two token tiles sharing the weights' box, as cuBLAS's
+// nvjet 64x32 1×2 at o, M = 64). A stage is free once
 // the consumers of both blocks have released it: empty barriers count the
 // consumers of both (each consumer arrives on both blocks'), and neither
 // block leaves before the other (cluster barrier at the end). The last
@@ -141,7 +143,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int MW = PP ? 2 : ROWS / 64 / CONSUMERS;  // 64-row blocks per consumer
   static_assert(MW == 1 || PP || (!PROMOTE && !B128), "BM = 256: 16-bit, no block scales");
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
-  static_assert(MC == 1 || (MC == 2 && !SWAP), "multicast: two blocks of a cluster along M share B");
+  static_assert(MC == 1 || MC == 2, "multicast: clusters of two blocks");
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
@@ -178,6 +180,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr bool SHARE_A = schedule::share_a;
   constexpr uint32_t A_PART = A_BOX / MC;  // bytes of each A box a cluster block loads for all
   static_assert(!SHARE_A || (MC == 2 && A_PART % 1024 == 0), "A multicast: two blocks, parts of whole 8-row swizzle atoms");
+  static_assert(!SHARE_A || !SWAP, "SWAP clusters lie along M: token tiles sharing the weights");
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -203,11 +206,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
                                   (int32_t)(tm * BM + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
           else
             tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
-          if (SWAP)  // weights are read once: evict them first, keep the tokens
-            tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
-          else if constexpr (MC > 1 && !SHARE_A)  // rows crank·BN/MC… of B's box, into every block of the cluster
+          if constexpr (MC > 1 && !SHARE_A)  // rows crank·BN/MC… of B's box, into every block of the cluster
             tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
                                   (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
+          else if (SWAP)  // weights are read once: evict them first, keep the tokens
+            tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
           else
             tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
         }

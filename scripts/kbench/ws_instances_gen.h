@@ -65,6 +65,12 @@
   X(ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16, __nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_16x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x64x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_bf16_bf16_f32_tn_32x64x64_w8_s16_a16, __nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_mc2n_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_reg) \
@@ -134,6 +140,12 @@
   X(ws_wgmma_swap_sk_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16, __half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sk_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sk_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16, __half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_16x64x64_w8_s16_a16, __half, __half, 16, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x64x64_w8_s10_a16, __half, __half, 64, 64, 10, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16, __half, __half, 64, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_mc2_f16_f16_f32_tn_32x64x64_w8_s16_a16, __half, __half, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_mc2n_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_reg) \

@@ -200,6 +200,14 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true, ts: true})
 		}
+		// Clusters of two token tiles sharing the weights' box by TMA
+		// multicast (ws_wgmma_swap_mc2_ts; 32x64 also with the register
+		// epilogue, beside ws_wgmma_swap 32x64): cuBLAS's tiles at o, M =
+		// 32…128 (experimental, not yet run).
+		for _, c := range [][3]int{{16, 64, 16}, {32, 64, 16}, {64, 64, 10}, {32, 128, 8}, {64, 128, 8}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, mc2: true, ts: true})
+		}
+		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, mc2: true})
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %

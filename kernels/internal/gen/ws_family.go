@@ -140,6 +140,20 @@ var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, row
 // workspace and a second launch. Experimental (not yet run).
 var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
 
+// wsWGMMASwapMC2 and wsWGMMASwapMC2TS: ws_wgmma_swap and ws_wgmma_swap_ts
+// with MC = 2, clusters of two token tiles along M under a persistent grid,
+// each block loading half of the shared weight box into both blocks' shared
+// memory (TMA multicast). cuBLAS's choice at o (N = K = 4096), M = 64: nvjet
+// 64x32 (weights × tokens), 16 stages, cluster 1×2, 128 blocks, 8.6 µs in
+// the profiler (docs/perf/2026-12-02-h200-b, call 1); every tile of ours
+// there, clusters sharing the tokens included, runs 14.1–15 µs by graph
+// replay against cuBLAS's 11.1 (docs/perf/2026-12-04-h200-b, call 1).
+// Experimental (not yet run).
+var (
+	wsWGMMASwapMC2   = wsMulticast(wsFamily("ws_wgmma_swap_mc2", wsSwapModel, nil))
+	wsWGMMASwapMC2TS = wsSwapTMAStore(wsMulticast(wsFamily("ws_wgmma_swap_mc2_ts", wsSwapModel, nil)))
+)
+
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -267,6 +281,8 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMAIL
 	case a.ts && a.swap && a.sk:
 		return &wsWGMMASwapSKTS
+	case a.ts && a.swap && a.mc2:
+		return &wsWGMMASwapMC2TS
 	case a.ts && a.swap && a.b128:
 		return &wsWGMMASwapB128TS
 	case a.ts && a.b128:
@@ -295,6 +311,8 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMASK
 	case a.mc2n:
 		return &wsWGMMAMC2N
+	case a.swap && a.mc2:
+		return &wsWGMMASwapMC2
 	case a.pp && a.mc2:
 		return &wsWGMMAPPMC2
 	case a.mc2:
@@ -386,8 +404,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
 	case a.mc2n && (a.mc2 || a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bm/2%8 != 0):
 		return errors.New("clusters along N: 16-bit, no swap, ping-pong, stream-K, repack or block scales, half of BM whole 8-row swizzle atoms")
-	case a.mc2 && (a.swap || a.fp8 || a.bn/2%8 != 0):
-		return errors.New("multicast clusters: no swap, 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
+	case a.mc2 && (a.fp8 || a.bn/2%8 != 0):
+		return errors.New("multicast clusters: 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
 	case a.rp && (a.fp8 || a.pp || a.mc2):
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
