@@ -1,0 +1,20 @@
+# Next session, call 0 (written by the seventh session; move this file into the session's docs/perf/DATE-h200 directory
+# and fix the paths below to it): issue 17 — first run of the swap multicast tiles (ws_wgmma_swap_mc2_ts 16x64 / 32x64
+# / 64x64 / 32x128 / 64x128, ws_wgmma_swap_mc2 32x64; two token tiles of a cluster share the weights' box by TMA
+# multicast, cuBLAS's choice at o M = 64): kbench check against float64, memcheck, racecheck, the engine's kernel-wide
+# GPU tests, then each timed beside the tiles the table routes at M = 32…128 and cuBLAS.
+# Prediction: o (4096x4096) M = 64, swap_mc2_ts 32x64 ≤ 12.5 µs (cuBLAS 11.1; our best 14.2, swap 32x64 14.8).
+# Needs in .gpu-bin/bins.tgz: .gpu/kbench (scripts/kbench/build.sh) and .gpu/dispatch.test (scripts/gpu-prepare.sh).
+set -uo pipefail
+tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
+export CUBLAS_LIB=$(find / -xdev -name 'libcublas.so.1[0-9]*' 2>/dev/null | grep -v Lt | head -1)
+t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
+timeout 50 .gpu/kbench check "" swap_mc2 > $OUT/check.log 2>&1; t check $?; tail -1 $OUT/check.log; grep -E "WRONG|FAIL" $OUT/check.log | head -5
+timeout 50 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" swap_mc2 > $OUT/sanitize.log 2>&1; t memcheck $?; grep "ERROR SUMMARY" $OUT/sanitize.log
+timeout 40 compute-sanitizer --tool racecheck .gpu/kbench memcheck "" swap_mc2_ts_bf16_bf16_f32_tn_32x64 >> $OUT/sanitize.log 2>&1; t racecheck $?; grep "RACECHECK SUMMARY" $OUT/sanitize.log
+R='TestEveryKernelOnAwkwardShapes|TestMoreThan2p31Elements|TestReductionClassesAgree|TestSplitKDeterministic|TestGraphCaptureMatchesDirect|TestBadInputLaunchesNothing'
+(cd dispatch && timeout 120 ../.gpu/dispatch.test -test.run "$R" -test.timeout 110s -test.v) > /tmp/gputest.log 2>&1; t gputest $?
+grep -E '^(--- FAIL|--- SKIP|ok|FAIL|PASS)' /tmp/gputest.log | head -10
+F=swap_mc2_bf16,swap_mc2_ts_bf16,swap_bf16_bf16_f32_tn_32x64,swap_ts_bf16_bf16_f32_tn_32x128x128,ts_bf16_bf16_f32_tn_64x96,swap_sk_ts_bf16
+timeout 150 .gpu/kbench timeall 32,64,128 "$F" 4096x4096,6144x4096,28672x4096,4096x14336 > $OUT/time.log 2>&1; t time $?
+grep -v "^   " $OUT/time.log | grep -E "^ +[0-9]"; echo "total $(( $(date +%s) - s )) s"
