@@ -90,7 +90,8 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 		"| qkv bf16 | 1 | 12.00 (12.12) | 17.00 (18.12) |", "Against cuBLAS over 2 points", "- `t90_wrong split-K 1`, at 26 Ms (qkv bf16 M=1, ",
 		"the first: wrong result: D[3,17]", "roofline-qkv-bf16.png", "Correctness gate", "- bf16: |D−ref| ≤",
 		"The written table's buckets against the kernel set: matched 57, changed 1, missing 0",
-		"## Where the time went", "| gate | ", "| full | ", "| events | ", "By bucket: [1, 1] "} {
+		"## Where the time went", "| gate | ", "| full | ", "| events | ", "By bucket: [1, 1] ",
+		"## Default entries, one weight left out", "(weight, bucket) pairs: left out, mean "} {
 		assert.Contains(t, md, s)
 	}
 	csvData := readFile(t, filepath.Join(rep, "tune.csv"))

@@ -50,6 +50,7 @@ func (r *Tune) Write(dir string) error {
 	}
 	md.WriteString("\n")
 	r.heldOut(&md)
+	r.leftOut(&md)
 	r.timedChoices(&md)
 	r.Notes(&md)
 	for _, w := range r.Config.Weights {
@@ -206,6 +207,23 @@ func (r *Tune) heldOut(w *strings.Builder) {
 		}
 	}
 	fmt.Fprint(w, "\n\n")
+}
+
+// leftOut writes each measured default bucket chosen again without each of
+// its weights, and that choice's loss on the weight left out: how the
+// default entry may serve weights the tune did not see.
+func (r *Tune) leftOut(w *strings.Builder) {
+	rows := r.LeaveOneOut()
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "## Default entries, one weight left out\n\nEach default bucket chosen again over all its weights but one (the same criterion), and that choice's time on the weight left out against the fastest candidate there, at the worse of the bucket's edges; beside it the default entry's own loss on that weight (chosen with it in).\n\n| entry | bucket | weight left out | chosen without it | its loss | the default's loss |\n| --- | --- | --- | --- | --- | --- |")
+	var out, in []float64
+	for _, l := range rows {
+		out, in = append(out, 100*(l.Loss-1)), append(in, 100*(l.InLoss-1))
+		fmt.Fprintf(w, "| %s | [%d, %d] | %s | `%s` | %.1f %% | %.1f %% |\n", l.Key, l.Span.Lo, l.Span.Hi, l.Weight.Name, l.Choice, 100*(l.Loss-1), 100*(l.InLoss-1))
+	}
+	fmt.Fprintf(w, "\nOver %d (weight, bucket) pairs: left out, mean %.1f %%, worst %.1f %%; in, mean %.1f %%, worst %.1f %%.\n\n", len(rows), mean(out), slices.Max(out), mean(in), slices.Max(in))
 }
 
 // compareCandidates orders candidates by kernel name, then split-K, then

@@ -133,10 +133,7 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels
 			byKey[key] = append(byKey[key], s)
 		}
 	}
-	keys := slices.SortedFunc(maps.Keys(byKey), func(a, b dispatch.EntryKey) int {
-		return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.Types.In, b.Types.In), cmp.Compare(a.Types.Out, b.Types.Out),
-			cmp.Compare(a.Types.Scaling, b.Types.Scaling), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
-	})
+	keys := slices.SortedFunc(maps.Keys(byKey), compareKeys)
 	var out []dispatch.Entry
 	var choices []Choice
 	for _, key := range keys {
@@ -156,6 +153,13 @@ func buildEntries(samples []sample, base *dispatch.Table, maxM int, cat *kernels
 		out, choices = append(out, e), append(choices, bs...)
 	}
 	return out, choices, nil
+}
+
+// compareKeys orders entry keys as the written table lists them: arch,
+// types, then N and K (a default entry, N = K = 0, first).
+func compareKeys(a, b dispatch.EntryKey) int {
+	return cmp.Or(cmp.Compare(a.Arch, b.Arch), cmp.Compare(a.Types.In, b.Types.In), cmp.Compare(a.Types.Out, b.Types.Out),
+		cmp.Compare(a.Types.Scaling, b.Types.Scaling), cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K))
 }
 
 // inheritUnmeasured gives each unmeasured bucket the choice of the nearest
