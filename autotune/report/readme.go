@@ -414,9 +414,9 @@ func oddRoute(rows []BenchRow) string {
 	return fmt.Sprintf(copies, fmt.Sprintf("up to M = %d", rp), "; above that the table routes the element-load kernels")
 }
 
-// fp8Table is the e4m3 table: per scaling mode (and e4m3 → f16), the
-// geometric mean and the worst of `_scaled_mm`'s time over ours on
-// Llama-3-8B, at M ≤ 16, at M ≥ 1024 and over all the mode's shapes.
+// fp8Table is the e4m3 table: per types value of the run (scaling mode and
+// output type), the geometric mean and the worst of `_scaled_mm`'s time
+// over ours on Llama-3-8B, at M ≤ 16, at M ≥ 1024 and over all its shapes.
 func fp8Table(rows []BenchRow, c measured) string {
 	var b strings.Builder
 	dir := path.Dir(path.Dir(readmeFP8Bench))
@@ -434,12 +434,13 @@ func fp8Table(rows []BenchRow, c measured) string {
 		}
 		return fmt.Sprintf("%s, worst %.2f", x(geomean(v)), slices.Min(v))
 	}
-	for _, t := range []dispatch.Types{
-		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingTensor},
-		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingRow},
-		{In: dispatch.E4M3, Out: dispatch.BF16, Scaling: dispatch.ScalingBlock},
-		{In: dispatch.E4M3, Out: dispatch.F16, Scaling: dispatch.ScalingTensor},
-	} {
+	var types []dispatch.Types // as the run lists them
+	for _, r := range rows {
+		if !slices.Contains(types, r.Types) {
+			types = append(types, r.Types)
+		}
+	}
+	for _, t := range types {
 		of := func(r BenchRow) bool { return r.Types == t }
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t, cell(func(r BenchRow) bool { return of(r) && small.has(r.M) }),
 			cell(func(r BenchRow) bool { return of(r) && large.has(r.M) }), cell(of))
