@@ -32,6 +32,10 @@ const (
 	// the retune of M = 17…256 with the swap TMA-store tiles), for the
 	// before/after sentence.
 	readmeBF16Before = "docs/perf/2026-12-04-h200-b/c4/bench-C.csv"
+	// The same two tables in the same call at Ms between powers of two
+	// (scripts/shapes-between.csv), where no bucket's choice was made.
+	readmeBF16Between       = "docs/perf/2026-12-04-h200-b/c4/between-K.csv"
+	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-b/c4/between-C.csv"
 	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
 	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
 	readmeFP8Bench = "docs/perf/2026-12-04-h200-b/c4/bench-e4m3.csv"
@@ -197,6 +201,14 @@ func readmeBlocks(root string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	between, err := ReadBench(path(readmeBF16Between))
+	if err != nil {
+		return nil, err
+	}
+	betweenBefore, err := ReadBench(path(readmeBF16BetweenBefore))
+	if err != nil {
+		return nil, err
+	}
 	ceil, err := peerCeilings(path(readmeBF16Peer), dispatch.BF16)
 	if err != nil {
 		return nil, err
@@ -215,7 +227,7 @@ func readmeBlocks(root string) (map[string]string, error) {
 	}
 	return map[string]string{
 		"bf16":       bf16Table(bf16, ceil),
-		"bf16-notes": bf16Notes(bf16, before),
+		"bf16-notes": bf16Notes(bf16, before) + betweenNote(between, betweenBefore),
 		"fp8":        fp8Table(fp8, ceil8),
 		"fp8-notes":  fp8Notes(fp8, bf16, ceil8, ceil),
 		"padded":     paddedNote(padded),
@@ -359,6 +371,20 @@ func bf16Notes(rows, before []BenchRow) string {
 		small.label, x(geo(rows, isHeldOut, small)), mid.label, x(geo(rows, isHeldOut, mid)), large.label, x(geo(rows, isHeldOut, large)))
 	b.WriteString(routerNote(rows))
 	return b.String()
+}
+
+// betweenNote: the bench at Ms between powers of two, where the table made
+// no choice (a bucket's one kernel serves its whole octave), against the
+// previous table in the same call.
+func betweenNote(now, before []BenchRow) string {
+	all := func(BenchRow) bool { return true }
+	v := ratios(now, all)
+	ms := map[int]bool{}
+	for _, r := range now {
+		ms[r.M] = true
+	}
+	return fmt.Sprintf("Between powers of two (M = %s; Llama-3-8B and %d weights it was not tuned for, %d shapes, `%s`): ×%.3f, lowest ×%.2f (the previous table ×%.3f).\n",
+		joinInts(slices.Sorted(maps.Keys(ms))), weights(now, isHeldOut), len(v), readmeBF16Between, geomean(v), slices.Min(v), geomean(ratios(before, all)))
 }
 
 // routerNote says whose figures these are: the router's, which are our
