@@ -48,6 +48,10 @@ __device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, in
 // tiles may lie past M or N (loaded as zeros, never stored).
 template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis {
   static constexpr bool share_a = ALONG_N && MC > 1;
+  // a_sub_rows: 0, A's box of a tile is one TMA box of BM rows (rows past M
+  // arrive as zeros); else boxes of a_sub_rows rows, those wholly past M not
+  // loaded (ws_schedule_mtail).
+  static constexpr int a_sub_rows = 0;
   int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC tiles along the cluster's axis
   int64_t tiles;         // tile ids: groups × the other axis's tiles × splits
   int64_t blocks, first; // this grid's walkers (blocks or clusters) and this one's first tile id
@@ -104,6 +108,19 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule_il : ws_schedule_ax
     kb = (int64_t)z * BK;
     return z < kt ? (int)((kt - z + this->splits - 1) / this->splits) : 0;
   }
+};
+
+// ws_schedule_mtail is ws_schedule (no clusters) whose producer loads a
+// tile's A box in boxes of 16 rows and leaves out those wholly past M (the
+// tensor map's A box is 16 rows): the last token tile of M = 65 with BM = 64
+// loads 16 rows, not 1 row and 63 filled with zeros. Why: tiles whose last
+// token tile is mostly past M ran 20–30 % slower in the tuner's timings, the
+// more the rows past M (docs/perf/NEXT-issue17.md). The rows left out keep
+// what the stage held before; they are past M, never stored.
+template <int BM, int BN, int BK, int MC> struct ws_schedule_mtail : ws_schedule_axis<BM, BN, BK, MC, false> {
+  static_assert(MC == 1 && BM % 16 == 0, "no clusters; whole 16-row boxes");
+  static constexpr int a_sub_rows = 16;
+  __device__ __forceinline__ explicit ws_schedule_mtail(const gr_gemm_params &p) : ws_schedule_axis<BM, BN, BK, MC, false>(p) {}
 };
 
 // ws_schedule: clusters (if any) along M, sharing B; ws_schedule_n: along

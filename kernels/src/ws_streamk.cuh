@@ -53,6 +53,7 @@ enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
 template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
   static constexpr bool share_a = false;
+  static constexpr int a_sub_rows = 0;  // A in one box of BM rows (ws_schedule_axis)
   int64_t mt, nt, kt;            // M tiles, N tiles, k-tiles per tile
   int64_t full, rest, kp;        // tiles taken whole; tail tiles; k-tiles per part
   int64_t ndp;                   // this block's whole tiles

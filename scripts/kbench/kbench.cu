@@ -63,6 +63,7 @@ struct Inst {
   bool sk;   // stream-K scheduler
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
+  bool mt;   // A in 16-row boxes, those past M left out (gr::ws_schedule_mtail)
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int consumers() const { return rows() == 64 ? 1 : 2; }  // BM = 256: two of 128 rows
@@ -71,7 +72,7 @@ struct Inst {
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
-   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma"},
+   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", std::string(#SCHED) == "gr::ws_schedule_mtail"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -171,7 +172,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
   // MC: each block loads a part of the shared box (A's along N, else B's)
-  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
+  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mt ? 16 : in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
   if (in.ts) encode_d(p, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, in.swap, in.bm, in.bn);
 }

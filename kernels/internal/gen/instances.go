@@ -208,6 +208,15 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, mc2: true, ts: true})
 		}
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, mc2: true})
+		// The mid-M routes' tiles loading their token rows in 16-row boxes,
+		// those past M left out (ws_wgmma_mt_ts, ws_wgmma_swap_mt_ts;
+		// experimental, not yet run).
+		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mt: true})
+		}
+		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, mt: true})
+		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %

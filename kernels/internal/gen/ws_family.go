@@ -154,6 +154,26 @@ var (
 	wsWGMMASwapMC2TS = wsSwapTMAStore(wsMulticast(wsFamily("ws_wgmma_swap_mc2_ts", wsSwapModel, nil)))
 )
 
+// wsWGMMAMTTS and wsWGMMASwapMTTS: ws_wgmma_ts and ws_wgmma_swap_ts under
+// ws_schedule_mtail, whose producer loads a tile's token rows in boxes of
+// 16 and leaves out those wholly past M. In the seventh session's tune
+// timings the tiles whose last token tile lies mostly past M ran slower the
+// more rows lay past it — ts 64x96 at o (4096 × 4096): 16.9 µs at M = 17
+// (47 rows past M) falling to 14.1 at M = 64 (none), 20.3 at M = 65 (63)
+// against 14.9 at 91 (37) on the same grid (docs/perf/NEXT-issue17.md):
+// the zero fill of the rows past M looks slower than loading real rows.
+// Experimental (not yet run).
+var (
+	wsWGMMAMTTS     = wsMTail(wsTMAStore(wsFamily("ws_wgmma_mt_ts", wsModel, nil), true))
+	wsWGMMASwapMTTS = wsMTail(wsSwapTMAStore(wsFamily("ws_wgmma_swap_mt_ts", wsSwapModel, nil)))
+)
+
+// wsMTail makes f load A in boxes of 16 rows (ws_schedule_mtail).
+func wsMTail(f family) family {
+	f.tmaBox = func(t tile) [2]int { return [2]int{16, t.bn} }
+	return f
+}
+
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -273,6 +293,7 @@ type wsWGMMAArgs struct {
 	mc2n                bool // clusters of two along N, sharing A
 	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
 	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
+	mt                  bool // A in 16-row boxes, those past M left out (SCHED = gr::ws_schedule_mtail)
 }
 
 func (a wsWGMMAArgs) family() *family {
@@ -281,6 +302,10 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMAIL
 	case a.ts && a.swap && a.sk:
 		return &wsWGMMASwapSKTS
+	case a.ts && a.swap && a.mt:
+		return &wsWGMMASwapMTTS
+	case a.ts && a.mt:
+		return &wsWGMMAMTTS
 	case a.ts && a.swap && a.mc2:
 		return &wsWGMMASwapMC2TS
 	case a.ts && a.swap && a.b128:
@@ -376,6 +401,8 @@ func (a wsWGMMAArgs) values() []any {
 		v = append(v, "gr::ws_schedule_il")
 	case a.mc2n:
 		v = append(v, "gr::ws_schedule_n")
+	case a.mt:
+		v = append(v, "gr::ws_schedule_mtail")
 	case a.ts:
 		v = append(v, "gr::ws_schedule") // named, for the epilogue policy after it
 	}
@@ -414,6 +441,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 32-column box (swap: any BM)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
+	case a.mt && (!a.ts || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.rp || a.il || a.b128 || a.bm%16 != 0):
+		return errors.New("A in 16-row boxes: 16-bit, TMA-stored D, no ping-pong, stream-K, clusters, repack or interleaved split-K, BM a multiple of 16")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
