@@ -106,12 +106,7 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	cfg.MaxM, cfg.VendorAlgorithms = 64, 8
 	slow, fast := tuningtest.VendorAlgo(1), tuningtest.VendorAlgo(2)
-	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
-		if m >= 33 {
-			return 0.5 // faster than every kernel of ours there
-		}
-		return 1e4
-	}, fast, slow)
+	gpu := tuningtest.NewVendorGPU(fastFrom33, fast, slow)
 	gpu.Speed = func(w tuning.Weight, m int, c tuning.Candidate) float64 { // slow is the slower of the two
 		switch {
 		case c == slow:
@@ -180,12 +175,7 @@ func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
 	cfg := testConfig(t, o)
 	cfg.MaxM, cfg.VendorAlgorithms = 64, 8
 	fast := tuningtest.VendorAlgo(2)
-	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
-		if m >= 33 {
-			return 0.5 // faster than every kernel of ours there
-		}
-		return 1e4
-	}, fast)
+	gpu := tuningtest.NewVendorGPU(fastFrom33, fast)
 	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, gpu.Gated, fast, "gated like ours")
@@ -228,12 +218,7 @@ func TestTuneBesideBaseRoutes(t *testing.T) {
 	}
 
 	fast := tuningtest.VendorAlgo(2)
-	gpu := tuningtest.NewVendorGPU(func(m int) float64 {
-		if m >= 33 {
-			return 0.5 // faster than every kernel of ours there
-		}
-		return 1e4
-	}, fast)
+	gpu := tuningtest.NewVendorGPU(fastFrom33, fast)
 	cfg.VendorAlgorithms, cfg.BaseRoutes = 8, base
 	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, base)
 	require.NoError(t, err)
@@ -250,4 +235,13 @@ func TestTuneBesideBaseRoutes(t *testing.T) {
 	assert.Equal(t, was.Digest, b.Digest)
 	assert.Nil(t, tuned.Bucket(1).Vendor)
 	assert.Equal(t, tuning.BucketCandidate(exact.Bucket(1)), tuning.BucketCandidate(tuned.Bucket(1)), "cuBLASLt slower: the base's route")
+}
+
+// fastFrom33 is a cuBLASLt algorithm's time: faster than every kernel of
+// ours at M ≥ 33, far slower below.
+func fastFrom33(m int) float64 {
+	if m >= 33 {
+		return 0.5
+	}
+	return 1e4
 }
