@@ -210,17 +210,7 @@ func nearest(i, n int) []int {
 // our kernels there (its kernel, digest, split-K and KernelTimesUS).
 func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallback *dispatch.Entry, cat *kernels.Catalog) Choice {
 	out := Choice{Key: key, Bucket: b}
-	times := map[point]map[Candidate]float64{}
-	for _, s := range samples {
-		if !b.Contains(s.m) {
-			continue
-		}
-		pt := point{s.m, s.n, s.k}
-		if times[pt] == nil {
-			times[pt] = map[Candidate]float64{}
-		}
-		times[pt][s.cand] = s.us
-	}
+	times := pointTimes(samples, func(s sample) bool { return b.Contains(s.m) })
 	if c, ok := choose(times); ok {
 		out.Bucket.Kernel, out.Bucket.SplitK, out.Bucket.MarginPct = c.best.Kernel, c.best.SplitK, round2(c.margin)
 		if c.best.IsVendor() {
@@ -251,6 +241,23 @@ func bucketFor(key dispatch.EntryKey, samples []sample, b dispatch.Bucket, fallb
 		}
 	}
 	return out
+}
+
+// pointTimes gathers the samples keep accepts into each point's candidate
+// times, the form choose takes.
+func pointTimes(samples []sample, keep func(sample) bool) map[point]map[Candidate]float64 {
+	times := map[point]map[Candidate]float64{}
+	for _, s := range samples {
+		if !keep(s) {
+			continue
+		}
+		pt := point{s.m, s.n, s.k}
+		if times[pt] == nil {
+			times[pt] = map[Candidate]float64{}
+		}
+		times[pt][s.cand] = s.us
+	}
+	return times
 }
 
 // oursOnly is times without cuBLASLt's candidates.

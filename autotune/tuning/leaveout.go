@@ -47,15 +47,7 @@ func (r *Result) LeaveOneOut() []LeftOut {
 		if times[g] == nil {
 			times[g] = map[Weight]map[point]map[Candidate]float64{}
 		}
-		pts := map[point]map[Candidate]float64{}
-		for m, ts := range s.Times {
-			pt := point{m, s.Weight.N, s.Weight.K}
-			pts[pt] = map[Candidate]float64{}
-			for c, t := range ts {
-				pts[pt][c] = t.Median
-			}
-		}
-		times[g][s.Weight] = pts
+		times[g][s.Weight] = pointTimes(samples(r.Device.Arch, []*SpanResult{s}), func(sample) bool { return true })
 	}
 	var out []LeftOut
 	for g, byWeight := range times {
@@ -68,8 +60,12 @@ func (r *Result) LeaveOneOut() []LeftOut {
 		}
 		in, okIn := choose(all)
 		for w, pts := range byWeight {
-			others := maps.Clone(all)
-			maps.DeleteFunc(others, func(pt point, _ map[Candidate]float64) bool { _, ok := pts[pt]; return ok })
+			others := map[point]map[Candidate]float64{}
+			for o, opts := range byWeight {
+				if o != w {
+					maps.Copy(others, opts)
+				}
+			}
 			without, ok := choose(others)
 			if !ok {
 				continue
