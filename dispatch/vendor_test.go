@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // testAlgo is a cublasLtMatmulAlgo_t's worth of bytes (0, 1, …, 63) in base64.
@@ -126,24 +128,11 @@ func TestPlanVendorBucket(t *testing.T) {
 	cat := tableTestCatalog(t)
 	tab, p := exactVendorTable(t)
 
-	absent := "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; libcublasLt.so.12: cannot open shared object file"
-	for _, c := range []struct {
-		name  string
-		pl    *Planner
-		why   string
-		match KernelMatch
-	}{
-		{"no library given", NewPlanner(cat, tab, H200, Limits{}),
-			"cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)", KernelMatch{Matched: 3, Changed: 1}},
-		{"absent", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Absent: absent}), absent, KernelMatch{Matched: 3, Changed: 1}},
-		{"other version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 130105}),
-			"recorded for cuBLASLt 12.8.4, loaded 13.1.5: retune the table with the loaded library", KernelMatch{Matched: 3, Changed: 1}},
-		{"off", NewPlanner(cat, tab, H200, Limits{}).WithVendor(offLibrary(t)), "cuBLASLt off: Options.NoVendor is set", KernelMatch{Matched: 3, Changed: 1}},
-		{"loaded version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}),
-			"cuBLASLt 12.8.4's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", KernelMatch{Matched: 3, Vendor: 1}},
-	} {
+	matches := map[string]KernelMatch{"no library given": {Matched: 3, Changed: 1}, "absent": {Matched: 3, Changed: 1},
+		"other version": {Matched: 3, Changed: 1}, "off": {Matched: 3, Changed: 1}, "loaded version": {Matched: 3, Vendor: 1}}
+	for _, c := range vendorStates(t, cat, tab) {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.match, c.pl.KernelMatch())
+			assert.Equal(t, matches[c.name], c.pl.KernelMatch())
 			plan, err := c.pl.Plan(&p)
 			require.NoError(t, err)
 			assert.Equal(t, LevelDefault, plan.Level, "falls to the next level")
@@ -178,21 +167,11 @@ func TestPlanVendorBucketWithKernel(t *testing.T) {
 	require.NotNil(t, b.Vendor)
 	assert.Equal(t, map[int]float64{8: 5.5, 16: 6.25}, b.KernelTimesUS)
 	_, p := exactVendorTable(t)
-	for _, c := range []struct {
-		name  string
-		pl    *Planner
-		why   string
-		match KernelMatch
-	}{
-		{"no library given", NewPlanner(cat, tab, H200, Limits{}), "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)", KernelMatch{Matched: 4}},
-		{"off", NewPlanner(cat, tab, H200, Limits{}).WithVendor(offLibrary(t)), "cuBLASLt off: Options.NoVendor is set", KernelMatch{Matched: 4}},
-		{"other version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 130105}),
-			"recorded for cuBLASLt 12.8.4, loaded 13.1.5: retune the table with the loaded library", KernelMatch{Matched: 4}},
-		{"loaded version", NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}),
-			"cuBLASLt 12.8.4's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)", KernelMatch{Matched: 3, Vendor: 1}},
-	} {
+	matches := map[string]KernelMatch{"no library given": {Matched: 4}, "absent": {Matched: 4}, "off": {Matched: 4},
+		"other version": {Matched: 4}, "loaded version": {Matched: 3, Vendor: 1}}
+	for _, c := range vendorStates(t, cat, tab) {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.match, c.pl.KernelMatch())
+			assert.Equal(t, matches[c.name], c.pl.KernelMatch())
 			plan, err := c.pl.Plan(&p)
 			require.NoError(t, err)
 			assert.Equal(t, LevelExact, plan.Level, "the bucket's own kernel, not the next level")
@@ -207,6 +186,31 @@ func TestPlanVendorBucketWithKernel(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, plan.Vendor)
 	assert.Contains(t, plan.Explain(), "without cuBLASLt (Options.NoVendor, no library): the bucket's kernel of ours, k90_bf16 split-K 1\n")
+}
+
+// vendorState is a planner of a table without an engine's launcher, in one
+// state of cuBLASLt, and why it passes a bucket routed to cuBLASLt over.
+type vendorState struct {
+	name string
+	pl   *Planner
+	why  string
+}
+
+// vendorStates are tab's planners with no library given, the library
+// absent, another version, off (Options.NoVendor) and the version the
+// table's algorithm was recorded with.
+func vendorStates(t *testing.T, cat *kernels.Catalog, tab *Table) []vendorState {
+	absent := "cuBLASLt absent: libcublasLt.so.13: cannot open shared object file; libcublasLt.so.12: cannot open shared object file"
+	return []vendorState{
+		{name: "no library given", pl: NewPlanner(cat, tab, H200, Limits{}),
+			why: "cuBLASLt absent: the planner was given no loaded library (Planner.WithVendor)"},
+		{name: "absent", pl: NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Absent: absent}), why: absent},
+		{name: "other version", pl: NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 130105}),
+			why: "recorded for cuBLASLt 12.8.4, loaded 13.1.5: retune the table with the loaded library"},
+		{name: "off", pl: NewPlanner(cat, tab, H200, Limits{}).WithVendor(offLibrary(t)), why: "cuBLASLt off: Options.NoVendor is set"},
+		{name: "loaded version", pl: NewPlanner(cat, tab, H200, Limits{}).WithVendor(VendorLibrary{Version: 120804}),
+			why: "cuBLASLt 12.8.4's algorithm, which only an Engine's planner routes (a Planner of its own launches nothing)"},
+	}
 }
 
 // fakeLauncher stands for an engine's cuBLASLt: every algorithm fits with
