@@ -24,7 +24,9 @@ import (
 // buckets 129…1024 with the TMA-store mid-M and stream-K tiles admitted, and
 // the new e4m3→bf16/block128 entries' lines, added; 2026-12-04, seventh
 // session: the corpus's sm_90 bf16 buckets 17…256 with the swap TMA-store
-// tiles admitted, and the new e4m3→f16 entries' lines, added).
+// tiles admitted, and the new e4m3→f16 entries' lines, added; eighth
+// session: the e4m3→bf16 per-tensor entries' buckets 513…8192 with the e4m3
+// TMA-store kernels admitted, and the corpus's sm_90 bf16 buckets 1025…2048).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-# Next session, call 1 (written by the seventh session; move it into the session's directory): bench what the seventh
+# Eighth session, call 1 (written by the seventh session as docs/perf/next/call1.sh): bench what the seventh
 # session tuned and could not bench (docs/perf/2026-12-04-h200-b): (a) its call 6's e4m3→bf16 per-tensor entries at
 # M = 513…8192 on the e4m3 TMA-store kernels (E; c6/buckets-EC.yaml is the committed table with them spliced in) beside torch._scaled_mm, against the committed table (C), on the
 # README's e4m3 shapes and the held-out e4m3 weights; (b) its call 5's 16-bit retune of 1025…2048 (X) against C on the

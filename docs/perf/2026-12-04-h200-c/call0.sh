@@ -1,5 +1,5 @@
-# Next session, call 0 (written by the seventh session; move this file into the session's docs/perf/DATE-h200 directory
-# and fix the paths below to it): issue 17 — first run of the M-tail tiles (ws_wgmma_mt_ts 64x96 / 128x96 / 128x128,
+# Eighth session, call 0 (written by the seventh session as docs/perf/next/call0.sh):
+# issue 17 — first run of the M-tail tiles (ws_wgmma_mt_ts 64x96 / 128x96 / 128x128,
 # ws_wgmma_swap_mt_ts 32x128 / 64x128: token rows in 16-row boxes, those past M left out) and of the swap multicast tiles (ws_wgmma_swap_mc2_ts 16x64 / 32x64
 # / 64x64 / 32x128 / 64x128, ws_wgmma_swap_mc2 32x64; two token tiles of a cluster share the weights' box by TMA
 # multicast, cuBLAS's choice at o M = 64): kbench check against float64, memcheck, racecheck, the engine's kernel-wide

@@ -1,4 +1,4 @@
-# Next session, call 2 (written by the seventh session; move it into the session's directory): issue 18's last table
+# Eighth session, call 2 (written by the seventh session as docs/perf/next/call2.sh): issue 18's last table
 # item — the 16-bit f16 entries are still the analytic model's. Tune them over Llama-3-8B, our kernels only (the
 # e4m3→f16 tune of all buckets took 329 s in the seventh session; bf16-like candidates, ≈ 6 min).
 set -uo pipefail

@@ -1,4 +1,4 @@
-# Next session, call 3 (written by the seventh session; move it into the session's directory, and point F at call 2's
+# Eighth session, call 3 (written by the seventh session as docs/perf/next/call3.sh, and point F at call 2's
 # table): (a) call 2's f16 entries beside torch.mm in fp16 (docs/perf/next/shapes-llama3-8b-f16.csv), against the
 # committed table's model entries in the same call — issue 18's closing bench; (b) issue 22: cuBLASLt's top 8
 # algorithms timed beside the committed table's own routes at M = 17…1024 over the corpus (-base-routes, not yet
