@@ -38,8 +38,8 @@ const (
 	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-b/c4/between-C.csv"
 	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
 	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
-	readmeFP8Bench = "docs/perf/2026-12-04-h200-b/c4/bench-e4m3.csv"
-	readmeFP8Peer  = "docs/perf/2026-12-04-h200-b/c4/peer-e4m3.csv"
+	readmeFP8Bench = "docs/perf/2026-12-04-h200-c/c1/bench-e4m3-E.csv"
+	readmeFP8Peer  = "docs/perf/2026-12-04-h200-c/c1/peer-e4m3.csv"
 	// The focused bench of the TMA kernels on N = 769, K = 5120 (aligned).
 	readmePaddedLog = "docs/perf/2026-12-01-h200-tma/v5-odd-769x5120.log"
 )
@@ -450,8 +450,8 @@ func fp8Table(rows []BenchRow, c measured) string {
 		"Llama-3-8B's four weights) beside `torch._scaled_mm` with the same scales\n"+
 		"and fast accumulation off, in the same run, both by CUDA-graph replay.\n"+
 		"Ceilings measured there: read %.2f TB/s, e4m3 dense %.0f TFLOP/s (fast\n"+
-		"accumulation on, the roofline's rate). Full data:\n[`%s`](%s/README.md), call 4.\n\n",
-		c.readTBs, c.peakTF, dir, dir)
+		"accumulation on, the roofline's rate). Full data:\n[`%s`](%s/README.md), call %s.\n\n",
+		c.readTBs, c.peakTF, dir, dir, strings.TrimPrefix(path.Base(path.Dir(readmeFP8Bench)), "c"))
 	b.WriteString("| types | M ≤ 16 | M ≥ 1024 | all |\n| --- | --- | --- | --- |\n")
 	cell := func(keep func(BenchRow) bool) string {
 		v := ratios(rows, func(r BenchRow) bool { return isLlama(r) && keep(r) })
@@ -460,21 +460,43 @@ func fp8Table(rows []BenchRow, c measured) string {
 		}
 		return fmt.Sprintf("%s, worst %.2f", x(geomean(v)), slices.Min(v))
 	}
-	var types []dispatch.Types // as the run lists them
-	for _, r := range rows {
-		if !slices.Contains(types, r.Types) {
-			types = append(types, r.Types)
-		}
-	}
-	for _, t := range types {
+	for _, t := range typesIn(rows, isLlama) {
 		of := func(r BenchRow) bool { return r.Types == t }
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t, cell(func(r BenchRow) bool { return of(r) && small.has(r.M) }),
 			cell(func(r BenchRow) bool { return of(r) && large.has(r.M) }), cell(of))
 	}
-	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst, over M = 1, 4,\n" +
-		"16, 1024 and 4096. Weights the table was not tuned for were not in this\n" +
-		"run.)\n")
+	b.WriteString("\n(× = `_scaled_mm` time / ours, geometric mean and worst, over M = 1, 4,\n16, 1024 and 4096.")
+	if n := weights(rows, isHeldOut); n == 0 {
+		b.WriteString(" Weights the table was not tuned for were not in this run.)\n")
+	} else {
+		held := func(r mRange) string {
+			v := ratios(rows, func(x BenchRow) bool { return isHeldOut(x) && r.has(x.M) })
+			return fmt.Sprintf("%s, worst %.2f", x(geomean(v)), slices.Min(v))
+		}
+		fmt.Fprintf(&b, " On %d weights the table was not tuned for (other models'; %s, default\n"+
+			"entries): %s %s, %s %s.)\n", n, typesOf(rows, isHeldOut), small.label, held(small), large.label, held(large))
+	}
 	return b.String()
+}
+
+// typesIn are the types values of the rows in set, as the run lists them.
+func typesIn(rows []BenchRow, set func(BenchRow) bool) []dispatch.Types {
+	var types []dispatch.Types
+	for _, r := range rows {
+		if set(r) && !slices.Contains(types, r.Types) {
+			types = append(types, r.Types)
+		}
+	}
+	return types
+}
+
+// typesOf names the types values of the rows in set, joined by "and".
+func typesOf(rows []BenchRow, set func(BenchRow) bool) string {
+	var names []string
+	for _, t := range typesIn(rows, set) {
+		names = append(names, t.String())
+	}
+	return strings.Join(names, " and ")
 }
 
 // fp8Notes: where the e4m3 kernels are behind, in rates and read shares.
