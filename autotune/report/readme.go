@@ -34,8 +34,8 @@ const (
 	readmeBF16Before = "docs/perf/2026-12-04-h200-b/c4/bench-C.csv"
 	// The same two tables in the same call at Ms between powers of two
 	// (scripts/shapes-between.csv), where no bucket's choice was made.
-	readmeBF16Between       = "docs/perf/2026-12-04-h200-b/c4/between-K.csv"
-	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-b/c4/between-C.csv"
+	readmeBF16Between       = "docs/perf/2026-12-04-h200-c/c1/between-X.csv"
+	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-c/c1/between-C.csv"
 	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
 	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
 	readmeFP8Bench = "docs/perf/2026-12-04-h200-c/c1/bench-e4m3-E.csv"
