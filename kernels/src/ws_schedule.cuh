@@ -48,10 +48,6 @@ __device__ __forceinline__ int ws_k_tiles(int64_t k, int splits, int64_t kps, in
 // tiles may lie past M or N (loaded as zeros, never stored).
 template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis {
   static constexpr bool share_a = ALONG_N && MC > 1;
-  // a_sub_rows: 0, A's box of a tile is one TMA box of BM rows (rows past M
-  // arrive as zeros); else boxes of a_sub_rows rows, those wholly past M not
-  // loaded (ws_schedule_mtail).
-  static constexpr int a_sub_rows = 0;
   int64_t mt, nt, mtc;   // M tiles, N tiles, groups of MC tiles along the cluster's axis
   int64_t tiles;         // tile ids: groups × the other axis's tiles × splits
   int64_t blocks, first; // this grid's walkers (blocks or clusters) and this one's first tile id
@@ -78,6 +74,9 @@ template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis 
     }
     return ws_k_tiles<BK>(p.k, splits, kps, z, kb);
   }
+  // token0 is the first token row of M tile tm: tm·BM (the last tile's rows
+  // past M arrive as zeros and are never stored).
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &, int64_t tm) { return tm * BM; }
   // kstep is the K distance between consecutive k-tiles: k-tile kt of a
   // work item starts at kb + kt·BK (a compile-time constant).
   __device__ __forceinline__ static constexpr int kstep() { return BK; }
@@ -110,17 +109,23 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule_il : ws_schedule_ax
   }
 };
 
-// ws_schedule_mtail is ws_schedule (no clusters) whose producer loads a
-// tile's A box in boxes of 16 rows and leaves out those wholly past M (the
-// tensor map's A box is 16 rows): the last token tile of M = 65 with BM = 64
-// loads 16 rows, not 1 row and 63 filled with zeros. Why: tiles whose last
-// token tile is mostly past M ran 20–30 % slower in the tuner's timings, the
-// more the rows past M (docs/perf/NEXT-issue17.md). The rows left out keep
-// what the stage held before; they are past M, never stored.
-template <int BM, int BN, int BK, int MC> struct ws_schedule_mtail : ws_schedule_axis<BM, BN, BK, MC, false> {
-  static_assert(MC == 1 && BM % 16 == 0, "no clusters; whole 16-row boxes");
-  static constexpr int a_sub_rows = 16;
-  __device__ __forceinline__ explicit ws_schedule_mtail(const gr_gemm_params &p) : ws_schedule_axis<BM, BN, BK, MC, false>(p) {}
+// ws_schedule_shift is ws_schedule (no clusters) whose last M tile, where
+// it would reach past M (and M ≥ BM), starts at M − BM instead: it loads no
+// row past M and recomputes rows of the tile before it, storing the same
+// values there again (the same rows, weights and K order). Why: the tiles
+// whose last token tile lies partly past M run slower the more rows lie past
+// it, on the same grid — ts 64x96 at o (4096 × 4096): 13.5 µs at M = 64,
+// 18.1 at 65 (63 rows past M), 14.3 at 91 (37); 21.7 at 129 against 13.6 at
+// 182 (docs/perf/2026-12-04-h200-c, call 0) — and loading those rows in
+// 16-row boxes instead (the eighth session's ws_schedule_mtail) was slower
+// everywhere (24.5 µs at M = 64…182).
+template <int BM, int BN, int BK, int MC> struct ws_schedule_shift : ws_schedule_axis<BM, BN, BK, MC, false> {
+  static_assert(MC == 1, "no clusters");
+  __device__ __forceinline__ explicit ws_schedule_shift(const gr_gemm_params &p) : ws_schedule_axis<BM, BN, BK, MC, false>(p) {}
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) {
+    const int64_t r = tm * BM;
+    return r + BM > p.m && p.m >= BM ? p.m - BM : r;
+  }
 };
 
 // ws_schedule: clusters (if any) along M, sharing B; ws_schedule_n: along

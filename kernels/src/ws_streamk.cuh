@@ -53,7 +53,6 @@ enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
 template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
   static constexpr bool share_a = false;
-  static constexpr int a_sub_rows = 0;  // A in one box of BM rows (ws_schedule_axis)
   int64_t mt, nt, kt;            // M tiles, N tiles, k-tiles per tile
   int64_t full, rest, kp;        // tiles taken whole; tail tiles; k-tiles per part
   int64_t ndp;                   // this block's whole tiles
@@ -91,6 +90,7 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   }
   // kstep: a segment's k-tiles are consecutive.
   __device__ __forceinline__ static constexpr int kstep() { return BK; }
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &, int64_t tm) { return tm * BM; }
   // fixup is consumer warpgroup c's part of segment t's reduction, thread tid
   // of it holding d (its COLS/2 accumulator registers): WS_PART stores d to
   // the block's slot and sets the flag (false: no epilogue); WS_FIX adds the

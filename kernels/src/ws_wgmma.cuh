@@ -99,9 +99,8 @@
 // the BM tokens, transposed) and stores it by TMA through tma_d, while the
 // consumer goes on to its next tile (split_k > 1: the register path for the
 // partials).
-// Tensor maps (gemm_params.h): tma_a with BM-row boxes (SCHED =
-// ws_schedule_mtail: 16-row boxes, those wholly past M not loaded), tma_b
-// with BN/MC-row boxes (the manifest's tma_box = {BM or 16, BN/MC}); with ws_epi_tma, tma_d with
+// Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b
+// with BN/MC-row boxes (the manifest's tma_box = {BM, BN/MC}); with ws_epi_tma, tma_d with
 // boxes of 64 columns x 64 rows, or x BM rows with SWAP (the manifest's
 // tma_store_box).
 //
@@ -182,8 +181,6 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t A_PART = A_BOX / MC;  // bytes of each A box a cluster block loads for all
   static_assert(!SHARE_A || (MC == 2 && A_PART % 1024 == 0), "A multicast: two blocks, parts of whole 8-row swizzle atoms");
   static_assert(!SHARE_A || !SWAP, "SWAP clusters lie along M: token tiles sharing the weights");
-  constexpr int A_SUB = schedule::a_sub_rows;  // > 0: A in boxes of A_SUB rows, those past M left out
-  static_assert(A_SUB == 0 || (!SHARE_A && MC == 1 && BM % (A_SUB ? A_SUB : 1) == 0), "A sub-boxes: no clusters");
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -197,30 +194,18 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       int64_t tm, tn, kb;
       int z;
       const int nk = sched.work(p, t, tm, tn, z, kb);
-      // A_SUB: the sub-boxes of this tile's A box that hold a row below M
-      int a_live = 0;
-      if constexpr (A_SUB > 0) {
-        const int64_t below = (p.m - tm * BM + A_SUB - 1) / A_SUB;
-        a_live = (int)(below < BM / A_SUB ? below : BM / A_SUB);
-      }
       for (int kt = 0; leader && kt < nk; ++kt) {
         const int s = pos.s;
         mbar_wait(empty + 8 * s, pos.phase ^ 1);  // MC: released by the consumers of every block receiving B
-        if constexpr (A_SUB > 0)
-          mbar_arrive_expect_tx(full + 8 * s, KB * a_live * A_SUB * 128 + B_STAGE);
-        else
-          mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
+        mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
 #pragma unroll
         for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
           const int32_t k = (int32_t)(kb + kt * sched.kstep() + j * EB);
-          if constexpr (A_SUB > 0)  // 16-row boxes, 2048 bytes apart: the same swizzled layout as one box
-            for (int i = 0; i < a_live; ++i)
-              tma_load_2d(sa + s * A_STAGE + j * A_BOX + i * A_SUB * 128, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM + i * A_SUB));
-          else if constexpr (SHARE_A)  // rows crank·BM/MC… of A's box, into every block of the cluster
+          if constexpr (SHARE_A)  // rows crank·BM/MC… of A's box, into every block of the cluster
             tma_load_2d_multicast(sa + s * A_STAGE + j * A_BOX + sched.crank * A_PART, &p.tma_a, full + 8 * s, k,
-                                  (int32_t)(tm * BM + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
+                                  (int32_t)(sched.token0(p, tm) + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
           else
-            tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)(tm * BM));
+            tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)sched.token0(p, tm));
           if constexpr (MC > 1 && !SHARE_A)  // rows crank·BN/MC… of B's box, into every block of the cluster
             tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
                                   (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
@@ -277,7 +262,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         for (int i = 0; i < COLS / 2; ++i) acc[w][a][i] = 0.f;
     // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
     const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
-    const int64_t row_base = SWAP ? tn * BN : tm * BM, col_base = SWAP ? tm * BM : tn * BN;
+    const int64_t row_base = SWAP ? tn * BN : sched.token0(p, tm), col_base = SWAP ? sched.token0(p, tm) : tn * BN;
     int prev = -1;  // the stage whose wgmma may still be in flight
     for (int kt = 0; kt < nk; ++kt) {
       // B128: this k-block's scale of element 4i + 2h + b is sr[h]·sq[2i + b]

@@ -4,6 +4,7 @@
 //   kbench check            awkward shapes, every instance, float64 reference
 //   kbench time [SHAPES]    Llama-3-8B weights × M list, graph replay, vs cuBLAS
 //   kbench memcheck         two small awkward shapes (run under compute-sanitizer)
+//   kbench same Ms F NxK    each "sh_" instance against its twin: bit-identical D
 //
 // Inputs are drawn by a hash of (seed, index) with 8-bit values that bf16 and
 // f16 hold exactly, so the host reference regenerates any element without
@@ -63,7 +64,6 @@ struct Inst {
   bool sk;   // stream-K scheduler
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
-  bool mt;   // A in 16-row boxes, those past M left out (gr::ws_schedule_mtail)
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
   int consumers() const { return rows() == 64 ? 1 : 2; }  // BM = 256: two of 128 rows
@@ -72,7 +72,7 @@ struct Inst {
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
-   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", std::string(#SCHED) == "gr::ws_schedule_mtail"},
+   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -88,6 +88,15 @@ __global__ void fill(T *p, int64_t rows, int64_t cols, int64_t ld, uint32_t seed
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows * ld; i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t c = i % ld;
     p[i] = c < cols ? cvt<T>(val(seed, (i / ld) * cols + c)) : cvt<T>(NAN);
+  }
+}
+// fill_rough: values spread over many exponents (the cube of a uniform value
+// in [-1, 1)), so that fp32 sums of their products round — the 8-bit values
+// of fill sum exactly in any order and cannot show a different order.
+template <typename T> __global__ void fill_rough(T *p, int64_t n, uint32_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    const float u = (float)hash32(seed ^ hash32((uint32_t)i ^ (uint32_t)(i >> 32) * 0x9e3779b9U)) * 0x1p-31f - 1.f;
+    p[i] = cvt<T>(u * u * u);
   }
 }
 template <typename T> __global__ void poison(T *p, int64_t n) {
@@ -172,7 +181,7 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
   // MC: each block loads a part of the shared box (A's along N, else B's)
-  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mt ? 16 : in.mcn ? in.bm / in.mc : in.bm);
+  encode_kmajor(&p.tma_a, in.f16, p.a, p.k, p.m, p.lda, in.mcn ? in.bm / in.mc : in.bm);
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
   if (in.ts) encode_d(p, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, in.swap, in.bm, in.bn);
 }
@@ -498,6 +507,83 @@ static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bo
   return 0;
 }
 
+// same runs each selected instance with a twin — its name without "sh_" (the
+// shifted last token tile's kernels against the plain ones) — on N x K at
+// each M, split-K 1 and 2, and counts the elements of D whose bits differ:
+// the rows a shifted tile recomputes must come out as the tile before
+// stored them. Returns the runs with a difference (or no twin).
+static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
+  int fails = 0;
+  for (auto &in : insts) {
+    const std::string name = in.name;
+    const size_t at = name.find("sh_");
+    if (!selected(in.name) || at == std::string::npos) continue;
+    const std::string twin_name = name.substr(0, at) + name.substr(at + 3);
+    const Inst *twin = nullptr;
+    for (auto &t : insts)
+      if (twin_name == t.name) twin = &t;
+    if (!twin) {
+      printf("SAME FAIL %s: no twin %s\n", in.name, twin_name.c_str());
+      ++fails;
+      continue;
+    }
+    for (int64_t m : ms) {
+      Bufs<bf16> b;  // b.c holds the twin's D
+      CK(cudaMalloc(&b.a, m * k * 2));
+      CK(cudaMalloc(&b.b, n * k * 2));
+      CK(cudaMalloc(&b.d, m * n * 2));
+      CK(cudaMalloc(&b.c, m * n * 2));
+      b.ws_bytes = (size_t)2 * m * n * 4 + SK_PARTIAL_BYTES(sms);
+      CK(cudaMalloc(&b.ws, b.ws_bytes));
+      const uint32_t sa = (uint32_t)rand(), sb = (uint32_t)rand();
+      if (in.f16) {
+        fill_rough<__half><<<1024, 256>>>((__half *)b.a, m * k, sa);
+        fill_rough<__half><<<1024, 256>>>((__half *)b.b, n * k, sb);
+      } else {
+        fill_rough<bf16><<<1024, 256>>>(b.a, m * k, sa);
+        fill_rough<bf16><<<1024, 256>>>(b.b, n * k, sb);
+      }
+      std::vector<uint16_t> split1;  // the twin's D with split-K 1: split-K 2 must differ from it (the control)
+      for (int split = 1; split <= 2; ++split) {
+        std::vector<uint16_t> got[2];
+        const Inst *runs[2] = {twin, &in};
+        for (int r = 0; r < 2; ++r) {
+          gr_gemm_params p{};
+          p.a = b.a, p.b = b.b, p.d = r ? b.d : b.c, p.workspace = b.ws;
+          p.m = m, p.n = n, p.k = k, p.lda = k, p.ldb = k, p.ldc = n, p.alpha = 1.f;
+          prepare(p, *runs[r], split);
+          poison<bf16><<<1024, 256>>>((bf16 *)p.d, m * n);
+          launch(p, *runs[r], false, 0);
+          CK(cudaGetLastError());
+          CK(cudaDeviceSynchronize());
+          got[r].resize(m * n);
+          CK(cudaMemcpy(got[r].data(), p.d, m * n * 2, cudaMemcpyDeviceToHost));
+        }
+        int64_t diff = 0, first = -1, control = 0;
+        for (int64_t i = 0; i < m * n; ++i)
+          if (got[0][i] != got[1][i]) diff += 1, first = first < 0 ? i : first;
+        printf("%s %s M=%lld N=%lld K=%lld split=%d: %lld of %lld elements differ from %s", diff ? "SAME FAIL" : "same ok", in.name,
+               (long long)m, (long long)n, (long long)k, split, (long long)diff, (long long)(m * n), twin->name);
+        if (diff) printf(" (first at row %lld, col %lld)", (long long)(first / n), (long long)(first % n));
+        if (split == 1) split1 = got[0];
+        if (split == 2) {  // another summation order: the data must show it, or the test cannot fail
+          for (int64_t i = 0; i < m * n; ++i) control += split1[i] != got[0][i];
+          printf("; control (twin, split-K 1 against 2): %lld differ", (long long)control);
+        }
+        printf("\n");
+        fails += diff || (split == 2 && control == 0) ? 1 : 0;
+      }
+      CK(cudaFree(b.a));
+      CK(cudaFree(b.b));
+      CK(cudaFree(b.d));
+      CK(cudaFree(b.c));
+      CK(cudaFree(b.ws));
+    }
+  }
+  printf("%s: %d runs differ\n", fails ? "SAME FAILED" : "SAME OK", fails);
+  return fails ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "check";
   kbench_init();
@@ -543,11 +629,17 @@ int main(int argc, char **argv) {
     }
     return time_shapes(wts, ms, mode == "timeall");
   }
+  if (mode == "same" && argc > 4) {  // same M,M,... instances NxK
+    std::vector<int64_t> ms;
+    for (char *t = strtok(argv[2], ","); t; t = strtok(nullptr, ",")) ms.push_back(atoll(t));
+    return same_bits(ms, atoll(argv[4]), atoll(strchr(argv[4], 'x') + 1));
+  }
   if (mode == "prof" && argc > 4) {  // prof M name NxK [split [pers]]
     const int64_t n = atoll(argv[4]), k = atoll(strchr(argv[4], 'x') + 1);
     return prof(atoll(argv[2]), argv[3], n, k, argc > 5 ? atoi(argv[5]) : 1, argc > 6 && strcmp(argv[6], "pers") == 0);
   }
   fprintf(stderr, "usage: kbench check|memcheck|time|timeall [M,M,...|all [instance,substrings [NxK,NxK,...]]]\n"
+                  "       kbench same M,M,... instance,substrings NxK\n"
                   "       kbench prof M cublas|instance NxK [split [pers]]\n");
   return 2;
 }

@@ -214,8 +214,6 @@ func TestWSInstances(t *testing.T) {
 			box[1] /= 2
 		case a.mc2n: // clusters along N: half of A's box
 			box[0] /= 2
-		case a.mt: // A in 16-row boxes, those past M left out
-			box[0] = 16
 		}
 		require.Equal(t, box, k.TMABox, name)
 		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)

@@ -148,31 +148,28 @@ var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", w
 // the profiler (docs/perf/2026-12-02-h200-b, call 1); every tile of ours
 // there, clusters sharing the tokens included, runs 14.1–15 µs by graph
 // replay against cuBLAS's 11.1 (docs/perf/2026-12-04-h200-b, call 1).
-// Experimental (not yet run).
+// Experimental: correct on the H200, and no faster there — swap_mc2_ts
+// 32x64 at o M = 64 13.88 µs against swap 32x64's 14.58 and ts 64x96's
+// 13.52; the best of no shape timed (docs/perf/2026-12-04-h200-c, call 0).
 var (
 	wsWGMMASwapMC2   = wsMulticast(wsFamily("ws_wgmma_swap_mc2", wsSwapModel, nil))
 	wsWGMMASwapMC2TS = wsSwapTMAStore(wsMulticast(wsFamily("ws_wgmma_swap_mc2_ts", wsSwapModel, nil)))
 )
 
-// wsWGMMAMTTS and wsWGMMASwapMTTS: ws_wgmma_ts and ws_wgmma_swap_ts under
-// ws_schedule_mtail, whose producer loads a tile's token rows in boxes of
-// 16 and leaves out those wholly past M. In the seventh session's tune
-// timings the tiles whose last token tile lies mostly past M ran slower the
-// more rows lay past it — ts 64x96 at o (4096 × 4096): 16.9 µs at M = 17
-// (47 rows past M) falling to 14.1 at M = 64 (none), 20.3 at M = 65 (63)
-// against 14.9 at 91 (37) on the same grid (docs/perf/NEXT-issue17.md):
-// the zero fill of the rows past M looks slower than loading real rows.
-// Experimental (not yet run).
+// wsWGMMAShTS and wsWGMMASwapShTS: ws_wgmma_ts and ws_wgmma_swap_ts under
+// ws_schedule_shift, whose last token tile, where it would reach past M
+// (and M ≥ BM), starts at M − BM: no row past M is loaded, and the rows it
+// shares with the tile before it are stored twice with the same values.
+// The tiles with split-K 1 ran 20–60 % slower where most of the last token
+// tile's rows lay past M than on the same grid with few (ts 64x96 at o:
+// 18.1 µs at M = 65, 14.3 at 91; 21.7 at 129, 13.6 at 182:
+// docs/perf/2026-12-04-h200-c, call 0), and loading those rows in 16-row
+// boxes, those past M left out, was slower everywhere (24.5 µs at M =
+// 64…182; the same call). Experimental (not yet run).
 var (
-	wsWGMMAMTTS     = wsMTail(wsTMAStore(wsFamily("ws_wgmma_mt_ts", wsModel, nil), true))
-	wsWGMMASwapMTTS = wsMTail(wsSwapTMAStore(wsFamily("ws_wgmma_swap_mt_ts", wsSwapModel, nil)))
+	wsWGMMAShTS     = wsTMAStore(wsFamily("ws_wgmma_sh_ts", wsModel, nil), true)
+	wsWGMMASwapShTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil))
 )
-
-// wsMTail makes f load A in boxes of 16 rows (ws_schedule_mtail).
-func wsMTail(f family) family {
-	f.tmaBox = func(t tile) [2]int { return [2]int{16, t.bn} }
-	return f
-}
 
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
@@ -293,7 +290,7 @@ type wsWGMMAArgs struct {
 	mc2n                bool // clusters of two along N, sharing A
 	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
 	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
-	mt                  bool // A in 16-row boxes, those past M left out (SCHED = gr::ws_schedule_mtail)
+	sh                  bool // the last token tile moved back to end at M (SCHED = gr::ws_schedule_shift)
 }
 
 func (a wsWGMMAArgs) family() *family {
@@ -302,10 +299,10 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMAIL
 	case a.ts && a.swap && a.sk:
 		return &wsWGMMASwapSKTS
-	case a.ts && a.swap && a.mt:
-		return &wsWGMMASwapMTTS
-	case a.ts && a.mt:
-		return &wsWGMMAMTTS
+	case a.ts && a.swap && a.sh:
+		return &wsWGMMASwapShTS
+	case a.ts && a.sh:
+		return &wsWGMMAShTS
 	case a.ts && a.swap && a.mc2:
 		return &wsWGMMASwapMC2TS
 	case a.ts && a.swap && a.b128:
@@ -401,8 +398,8 @@ func (a wsWGMMAArgs) values() []any {
 		v = append(v, "gr::ws_schedule_il")
 	case a.mc2n:
 		v = append(v, "gr::ws_schedule_n")
-	case a.mt:
-		v = append(v, "gr::ws_schedule_mtail")
+	case a.sh:
+		v = append(v, "gr::ws_schedule_shift")
 	case a.ts:
 		v = append(v, "gr::ws_schedule") // named, for the epilogue policy after it
 	}
@@ -441,8 +438,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 32-column box (swap: any BM)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
-	case a.mt && (!a.ts || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.rp || a.il || a.b128 || a.bm%16 != 0):
-		return errors.New("A in 16-row boxes: 16-bit, TMA-stored D, no ping-pong, stream-K, clusters, repack or interleaved split-K, BM a multiple of 16")
+	case a.sh && (!a.ts || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.rp || a.il || a.b128):
+		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, stream-K, clusters, repack or interleaved split-K")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
