@@ -26,7 +26,9 @@ import (
 // session: the corpus's sm_90 bf16 buckets 17…256 with the swap TMA-store
 // tiles admitted, and the new e4m3→f16 entries' lines, added; eighth
 // session: the e4m3→bf16 per-tensor entries' buckets 513…8192 with the e4m3
-// TMA-store kernels admitted, and the corpus's sm_90 bf16 buckets 1025…2048).
+// TMA-store kernels admitted, and the corpus's sm_90 bf16 buckets 1025…2048;
+// then the corpus's sm_90 bf16 buckets 33…256 with the shifted-tail tiles
+// admitted, the default entry's 33…64 kept).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

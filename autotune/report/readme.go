@@ -25,17 +25,22 @@ import (
 // run (by peer_cublas.py), never the DevicePreset's.
 const (
 	// bf16: the engine with the committed table beside cuBLAS, and the
-	// ceilings of that call (peer.csv's roofline floors).
-	readmeBF16Bench = "docs/perf/2026-12-04-h200-b/c4/bench-K.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-04-h200-b/c4/peer.csv"
+	// ceilings of that call (peer.csv's roofline floors). bench-H.csv and
+	// between-H.csv are that call's rows of the tuned table (S), except the
+	// default entry's M = 33…64 rows, which the committed table routes as the
+	// previous one (C) and which come from C's run in the same call (every
+	// row's route checked against the committed table's plan; that
+	// directory's README).
+	readmeBF16Bench = "docs/perf/2026-12-04-h200-c/c4/bench-H.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-04-h200-c/c4/peer.csv"
 	// The previous table's run of the same bench in the same call (before
-	// the retune of M = 17…256 with the swap TMA-store tiles), for the
+	// the retune of M = 33…256 with the shifted-tail tiles), for the
 	// before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-04-h200-b/c4/bench-C.csv"
+	readmeBF16Before = "docs/perf/2026-12-04-h200-c/c4/bench-C.csv"
 	// The same two tables in the same call at Ms between powers of two
 	// (scripts/shapes-between.csv), where no bucket's choice was made.
-	readmeBF16Between       = "docs/perf/2026-12-04-h200-c/c1/between-X.csv"
-	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-c/c1/between-C.csv"
+	readmeBF16Between       = "docs/perf/2026-12-04-h200-c/c4/between-H.csv"
+	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-c/c4/between-C.csv"
 	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
 	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
 	readmeFP8Bench = "docs/perf/2026-12-04-h200-c/c1/bench-e4m3-E.csv"
