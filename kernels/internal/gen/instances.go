@@ -209,8 +209,8 @@ func instanceList() []instance {
 		}
 		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, mc2: true})
 		// The mid-M routes' tiles with the last token tile moved back to end
-		// at M (ws_wgmma_sh_ts, ws_wgmma_swap_sh_ts; experimental, not yet
-		// run).
+		// at M (ws_wgmma_sh_ts, ws_wgmma_swap_sh_ts; experimental: correct,
+		// routed by measured entries).
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
 		}

@@ -165,7 +165,10 @@ var (
 // 18.1 µs at M = 65, 14.3 at 91; 21.7 at 129, 13.6 at 182:
 // docs/perf/2026-12-04-h200-c, call 0), and loading those rows in 16-row
 // boxes, those past M left out, was slower everywhere (24.5 µs at M =
-// 64…182; the same call). Experimental (not yet run).
+// 64…182; the same call). Experimental: correct and bit-identical to their
+// twins on the H200; o M = 65 17.9 → 13.9 µs, M = 129 21.5 → 14.1; routed
+// by measured entries at M = 65…256 (docs/perf/2026-12-04-h200-c, calls 3
+// and 4).
 var (
 	wsWGMMAShTS     = wsTMAStore(wsFamily("ws_wgmma_sh_ts", wsModel, nil), true)
 	wsWGMMASwapShTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil))
