@@ -21,7 +21,9 @@ ver=$($NVCC --version | grep -o 'release [0-9.]*, V[0-9.]*')
 # without PTX is built with --no-compress where nvcc has it (12.4+). The
 # sm80 image keeps nvcc's default (its PTX compressed, its SASS not).
 nocompress=""
-if $NVCC --help 2>/dev/null | grep -q -- '--no-compress'; then nocompress="--no-compress"; fi
+# (grep reads all of the help: with grep -q, nvcc could die of SIGPIPE and
+# pipefail fail the test, which built a compressed image once)
+if $NVCC --help 2>/dev/null | grep -- '--no-compress' >/dev/null; then nocompress="--no-compress"; fi
 pids=()
 while read -r file tag flags; do
   extra=""

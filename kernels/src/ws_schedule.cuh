@@ -119,13 +119,16 @@ template <int BM, int BN, int BK, int MC> struct ws_schedule_il : ws_schedule_ax
 // 182 (docs/perf/2026-12-04-h200-c, call 0) — and loading those rows in
 // 16-row boxes instead (the eighth session's ws_schedule_mtail) was slower
 // everywhere (24.5 µs at M = 64…182).
+// (ws_stream_k_shift, ws_streamk.cuh, is the stream-K walk with the same
+// shift.)
+template <int BM> __device__ __forceinline__ int64_t shifted_token0(const gr_gemm_params &p, int64_t tm) {
+  const int64_t r = tm * BM;
+  return r + BM > p.m && p.m >= BM ? p.m - BM : r;
+}
 template <int BM, int BN, int BK, int MC> struct ws_schedule_shift : ws_schedule_axis<BM, BN, BK, MC, false> {
   static_assert(MC == 1, "no clusters");
   __device__ __forceinline__ explicit ws_schedule_shift(const gr_gemm_params &p) : ws_schedule_axis<BM, BN, BK, MC, false>(p) {}
-  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) {
-    const int64_t r = tm * BM;
-    return r + BM > p.m && p.m >= BM ? p.m - BM : r;
-  }
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
 };
 
 // ws_schedule: clusters (if any) along M, sharing B; ws_schedule_n: along

@@ -133,4 +133,12 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
   }
 };
 
+// ws_stream_k_shift is ws_stream_k whose last M tile starts at M − BM where
+// it would reach past M (ws_schedule_shift, ws_schedule.cuh): the fixup keys
+// on tile ids, so the parts of a shifted tile meet as any tile's do.
+template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k<BM, BN, BK, MC> {
+  __device__ __forceinline__ explicit ws_stream_k_shift(const gr_gemm_params &p) : ws_stream_k<BM, BN, BK, MC>(p) {}
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
+};
+
 }  // namespace gr

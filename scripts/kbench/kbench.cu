@@ -61,7 +61,7 @@ struct Inst {
   int bm, bn, stages;
   bool swap, f16;
   int nacc, kb, mc;
-  bool sk;   // stream-K scheduler
+  bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift)
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int rows() const { return swap ? bn : bm; }
@@ -71,7 +71,7 @@ struct Inst {
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
-  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED) == "gr::ws_stream_k", \
+  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
    std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma"},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 

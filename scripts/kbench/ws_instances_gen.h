@@ -74,6 +74,11 @@
   X(ws_wgmma_sh_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \
@@ -154,6 +159,11 @@
   X(ws_wgmma_sh_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_sh_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16, __half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16, __half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16, __half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16, __half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
+  X(ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16, __half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \

@@ -214,6 +214,15 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
 		}
+		// and the large tiles of M ≥ 257, alone and stream-K (ws_wgmma_sh_ts
+		// 128x256, 128x192; ws_wgmma_sk_sh_ts 128x256, 128x192, 128x128;
+		// experimental, not yet run)
+		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
+		}
+		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sk: true, sh: true})
+		}
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, sh: true})
 		}
