@@ -1,4 +1,4 @@
-# Next session, call 0 (written by the eighth session; move it into the session's docs/perf/DATE-h200 directory):
+# Ninth session, call 0 (written by the eighth session):
 # issue 17 — first run of the large shifted tiles (ws_wgmma_sh_ts 128x256 / 128x192, ws_wgmma_sk_sh_ts 128x256 /
 # 128x192 / 128x128: the last token tile starts at M − BM where it would reach past M). kbench check against float64,
 # memcheck, `kbench same` (D bit-identical to the unshifted twins; the control must differ), the engine's kernel-wide
@@ -17,6 +17,6 @@ R='TestEveryKernelOnAwkwardShapes|TestMoreThan2p31Elements|TestReductionClassesA
 (cd dispatch && timeout 120 ../.gpu/dispatch.test -test.run "$R" -test.timeout 110s -test.v) > /tmp/gputest.log 2>&1; t gputest $?
 grep -E '^(--- FAIL|--- SKIP|ok|FAIL|PASS)' /tmp/gputest.log | head -10
 E=ts_bf16_bf16_f32_tn_128x256,sh_ts_bf16_bf16_f32_tn_128x256,ts_bf16_bf16_f32_tn_128x192,sh_ts_bf16_bf16_f32_tn_128x192,sk_ts_bf16_bf16_f32_tn_128x,sk_sh_ts_bf16_bf16_f32_tn_128x
-timeout 200 .gpu/kbench timeall 725,768,1449,1536,2897 "$E" 4096x4096,6144x4096,28672x4096 > $OUT/time-edges.log 2>&1; t time-edges $?
+timeout 260 .gpu/kbench timeall 513,725,768,1024,1449,1536,2897 "$E" 4096x4096,6144x4096,28672x4096 > $OUT/time-edges.log 2>&1; t time-edges $?
 grep -v "^   " $OUT/time-edges.log | grep -E "^ +[0-9]"
 echo "total $(( $(date +%s) - s )) s"
