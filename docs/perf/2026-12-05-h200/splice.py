@@ -1,0 +1,40 @@
+"""Splice a tune's buckets lo…hi into the committed table, keeping its entry order and every other bucket.
+
+usage: python3 splice.py TUNED.yaml buckets.yaml LO HI [KEEP ...]
+KEEP: entries (n×k, or "default") whose buckets stay the committed table's. The provenance stays the committed one's,
+with its date, driver and method; the entries carry their own dates.
+"""
+import sys
+import yaml
+
+tuned_path, table_path, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+keep = set(sys.argv[5:])
+tuned = yaml.safe_load(open(tuned_path))
+table = yaml.safe_load(open(table_path))
+
+
+def key(e):
+    return (e['arch'], e['types'], e['layout'], e.get('n'), e.get('k'))
+
+
+def name(e):
+    return 'default' if e.get('n') is None else f"{e['n']}x{e['k']}"
+
+
+new = {key(e): e for e in tuned['entries']}
+changed = 0
+for e in table['entries']:
+    t = new.get(key(e))
+    if t is None or name(e) in keep:
+        continue
+    inside = [b for b in t['buckets'] if lo <= b['min_m'] and b.get('max_m', 1 << 62) <= hi]
+    if not inside:
+        continue
+    outside = [b for b in e['buckets'] if not (lo <= b['min_m'] and b.get('max_m', 1 << 62) <= hi)]
+    old = {b['min_m']: (b['kernel'], b['split_k']) for b in e['buckets']}
+    changed += sum(1 for b in inside if old.get(b['min_m']) != (b['kernel'], b['split_k']))
+    e['buckets'] = sorted(outside + inside, key=lambda b: b['min_m'])
+    e['date'] = t.get('date', e.get('date'))
+with open(table_path, 'w') as f:
+    yaml.safe_dump(table, f, sort_keys=False, allow_unicode=True, width=1000)
+print(f'{changed} buckets changed in {lo}…{hi}')
