@@ -509,9 +509,11 @@ static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bo
 
 // same runs each selected instance with a twin — its name without "sh_" (the
 // shifted last token tile's kernels against the plain ones) — on N x K at
-// each M, split-K 1 and 2, and counts the elements of D whose bits differ:
-// the rows a shifted tile recomputes must come out as the tile before
-// stored them. Returns the runs with a difference (or no twin).
+// each M, split-K 1 and 2 (stream-K kernels split-K 1 only: they take no
+// split-K, so a split-K 2 run would repeat the first and its control could
+// never differ), and counts the elements of D whose bits differ: the rows a
+// shifted tile recomputes must come out as the tile before stored them.
+// Returns the runs with a difference (or no twin).
 static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
   int fails = 0;
   for (auto &in : insts) {
@@ -544,7 +546,7 @@ static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
         fill_rough<bf16><<<1024, 256>>>(b.b, n * k, sb);
       }
       std::vector<uint16_t> split1;  // the twin's D with split-K 1: split-K 2 must differ from it (the control)
-      for (int split = 1; split <= 2; ++split) {
+      for (int split = 1; split <= (in.sk ? 1 : 2); ++split) {
         std::vector<uint16_t> got[2];
         const Inst *runs[2] = {twin, &in};
         for (int r = 0; r < 2; ++r) {
