@@ -1,7 +1,7 @@
 """Splice a tune's buckets lo…hi into the committed table, keeping its entry order and every other bucket.
 
 usage: python3 splice.py TUNED.yaml buckets.yaml LO HI [KEEP ...]
-KEEP: entries (n×k, or "default") whose buckets stay the committed table's. The provenance stays the committed one's,
+KEEP: entries (NxK, e.g. 4096x14336, or "default"; of every type) whose buckets stay the committed table's. The provenance stays the committed one's,
 with its date, driver and method; the entries carry their own dates.
 """
 import sys
@@ -21,16 +21,20 @@ def name(e):
     return 'default' if e.get('n') is None else f"{e['n']}x{e['k']}"
 
 
+def within(b):
+    return lo <= b['min_m'] and b.get('max_m', 1 << 62) <= hi  # the last bucket has no max_m
+
+
 new = {key(e): e for e in tuned['entries']}
 changed = 0
 for e in table['entries']:
     t = new.get(key(e))
     if t is None or name(e) in keep:
         continue
-    inside = [b for b in t['buckets'] if lo <= b['min_m'] and b.get('max_m', 1 << 62) <= hi]
+    inside = [b for b in t['buckets'] if within(b)]
     if not inside:
         continue
-    outside = [b for b in e['buckets'] if not (lo <= b['min_m'] and b.get('max_m', 1 << 62) <= hi)]
+    outside = [b for b in e['buckets'] if not within(b)]
     old = {b['min_m']: (b['kernel'], b['split_k']) for b in e['buckets']}
     changed += sum(1 for b in inside if old.get(b['min_m']) != (b['kernel'], b['split_k']))
     e['buckets'] = sorted(outside + inside, key=lambda b: b['min_m'])
