@@ -1,6 +1,6 @@
 // ws_wgmma.cuh — Hopper warp-specialized GEMM family (sm_90a): TMA loads
 // into a ring of shared-memory stages guarded by mbarriers, one producer
-// warpgroup, one or two consumer warpgroups issuing wgmma.
+// warpgroup, one to three consumer warpgroups issuing wgmma.
 //
 // A block computes BM x BN tiles of D (BM rows of A, the tokens; BN rows of
 // B, the weights). Elements are 16-bit or e4m3; a box row is 128 bytes, EB
@@ -39,6 +39,10 @@
 //     64c…64c+63 of the BN, and the BM tokens are wgmma's N (16…256):
 //     wgmma m64nBMk16, C = BN/64 consumers; no tensor-core row is spent on
 //     absent tokens. The producer is the same; the epilogue transposes.
+//     At M ≥ 257 the token side in steps of 8 (104…208) fits the token
+//     tiles to the SMs' waves: cuBLAS's nvjet tiles there are weights ×
+//     tokens 128x136 (M = 513: 4 × 32 tiles at o), 192x176 (M = 1025:
+//     6 × 22), BN = 192 being three consumers.
 // NACC > 1 spreads a k-tile's 4 k16 steps over NACC accumulator sets
 // (summed in order at the end): independent wgmma chains, which small-N
 // (swap) tiles need to keep the tensor cores busy; it costs NACC× the
@@ -87,7 +91,7 @@
 // a compile-time constant, except ws_schedule_il's S·BK. k-tile kt of an
 // item starts at kb + kt·kstep().
 //
-// Block: (C + 1) × 128 threads (C = 1 for a 64-row side, else 2),
+// Block: (C + 1) × 128 threads (C = ROWS/64 consumers, two for BM = 256),
 // __launch_bounds__(threads, 1) (setmaxnreg needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
@@ -130,9 +134,9 @@ template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int 
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
-  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS == 64 ? 1 : 2;
-  static_assert(ROWS == 64 || ROWS == 128 || (ROWS == 256 && !SWAP),
-                "one or two consumer warpgroups of 64 rows, or two of 128 (BM = 256)");
+  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS == 256 ? 2 : ROWS / 64;
+  static_assert(ROWS == 64 || ROWS == 128 || ROWS == 192 || (ROWS == 256 && !SWAP),
+                "one, two or three consumer warpgroups of 64 rows, or two of 128 (BM = 256)");
   static_assert(sizeof(T) == 2 || sizeof(T) == 1, "16-bit or e4m3 elements");
   static_assert(STAGES >= 2, "a stage loading while one is multiplied");
   static_assert(4 * KB % NACC == 0, "the wgmma steps of a k-tile spread evenly over the accumulator sets");
@@ -148,7 +152,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
   static_assert(!EPI::tma_store || (!PP && sizeof(TOut) == 2), "TMA-stored D: no ping-pong, 16-bit D");
-  constexpr int REGS = CONSUMERS == 2 ? 232 : 240;  // consumer budget; the producer keeps 40
+  // consumer budget; the producer keeps 40 (40 + C·REGS ≤ 512 per thread of a warpgroup column)
+  constexpr int REGS = CONSUMERS == 3 ? 152 : CONSUMERS == 2 ? 232 : 240;
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
   __shared__ __align__(8) uint64_t gr_ws_bars[2 * STAGES + 2];
   const uint32_t sa = (smem_addr(gr_smem_ws) + 1023) & ~1023u, sb = sa + STAGES * A_STAGE;

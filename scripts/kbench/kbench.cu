@@ -66,7 +66,7 @@ struct Inst {
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
-  int consumers() const { return rows() == 64 ? 1 : 2; }  // BM = 256: two of 128 rows
+  int consumers() const { return rows() == 256 ? 2 : rows() / 64; }  // BM = 256: two of 128 rows
   int threads() const { return (consumers() + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
 };

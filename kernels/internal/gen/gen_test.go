@@ -130,13 +130,13 @@ func TestArgsChecks(t *testing.T) {
 		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                        // half a warpgroup
 		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                        // not n128 wgmma
 		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                        // too shallow
-		wsWGMMAArgs{bm: 192, bn: 128, stages: 4, kb: 1},                                   // three consumers
+		wsWGMMAArgs{bm: 320, bn: 128, stages: 2, kb: 1},                                   // five consumers
 		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, sk: true},                         // stream-K's fixup of 128 rows
 		wsWGMMAArgs{bm: 64, bn: 256, stages: 4, kb: 1, swap: true},                        // 256 weight rows
 		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                        // e4m3 at BM = 256
 		wsWGMMAArgs{bm: 128, bn: 80, stages: 4, kb: 1},                                    // no n80 wgmma here
 		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                        // n24 and a partial atom
-		wsWGMMAArgs{bm: 64, bn: 192, stages: 4, kb: 1, swap: true},                        // 192 weight rows
+		wsWGMMAArgs{bm: 64, bn: 256, stages: 4, kb: 1, swap: true, ts: true},              // 256 weight rows, TMA-stored
 		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                         // one stage
 		wsWGMMAArgs{bm: 64, bn: 64, stages: 4, kb: 0, swap: true},                         // no box per stage
 		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                    // 8-byte e4m3 loads

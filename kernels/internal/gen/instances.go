@@ -226,6 +226,17 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, sh: true})
 		}
+		// Wave-fitted swap tiles for M ≥ 257 (issue 17): weights × tokens with
+		// the token side in steps of 8, so that ceil(M/BM) token tiles end
+		// just past M and the tiles fill the SMs' waves, as cuBLAS's nvjet
+		// tiles there (docs/perf/2026-12-05-h200, call 2: o M = 513 128x136,
+		// 4 × 32 tiles; M = 1025 192x176, 6 × 22; qkv M = 513 256x104), where
+		// our 128-row token tiles compute 640 rows for 513. BN = 192 is three
+		// consumers. Stages: as many as fit beside the staging buffer.
+		// Experimental (not yet run).
+		for _, c := range [][3]int{{104, 128, 6}, {136, 128, 5}, {152, 128, 5}, {176, 128, 4}, {208, 128, 4}, {104, 192, 5}, {136, 192, 4}, {176, 192, 3}} {
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true})
+		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
 		// coopA 1×2 at o M = 1024, which keeps the tensor pipe at 83 %

@@ -6,6 +6,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
@@ -292,7 +294,7 @@ func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 
 
 // wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
 // MC>. The generator fixes NACC by the wgmma N (independent accumulator
-// chains where they fit: 4 up to n64, 2 at n128, else 1); PP kernels are
+// chains where they fit: 4 up to n96, 2 at n128, else 1); PP kernels are
 // persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
 // 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
 // multicast clusters of two blocks; sk the stream-K scheduler; rp the repack
@@ -367,6 +369,10 @@ func (a wsWGMMAArgs) family() *family {
 	return &wsWGMMA
 }
 
+// wgmmaN are the N that wgmma_sm90.cuh writes operand lists for: powers of
+// two, 96, and the wave-fitted token widths 104…208.
+var wgmmaN = []int{16, 32, 64, 96, 104, 128, 136, 152, 176, 192, 208, 256}
+
 // rows is wgmma's 64-row side of the tile, cols its N.
 func (a wsWGMMAArgs) rows() int {
 	if a.swap {
@@ -381,20 +387,20 @@ func (a wsWGMMAArgs) cols() int {
 	return a.bn
 }
 
-// consumers is the consumer warpgroups: one for a 64-row side, else two
-// (of 64 rows each, or of 128 as two 64-row blocks when BM = 256).
+// consumers is the consumer warpgroups: one per 64 rows of wgmma's 64-row
+// side (one to three), or two of 128 (two 64-row blocks each) when BM = 256.
 func (a wsWGMMAArgs) consumers() int {
-	if a.rows() == 64 {
-		return 1
+	if a.rows() == 256 {
+		return 2
 	}
-	return 2
+	return a.rows() / 64
 }
 func (a wsWGMMAArgs) tile() tile {
 	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.consumers() + 1) * 4, depth: a.stages, aligned: !a.rp}
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
-	case !a.swap || a.cols() > 128:
+	case !a.swap || a.cols() > 96 && a.cols() != 128: // the wave-fitted widths too: one chain
 		return 1
 	case a.cols() == 128:
 		return 2
@@ -428,12 +434,12 @@ func (a wsWGMMAArgs) values() []any {
 }
 func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
-	case a.rows() != 64 && a.rows() != 128 && a.rows() != 256:
-		return errors.New("the 64-row side (BM, or BN with SWAP) is 64 or 128 (one or two consumer warpgroups) or BM = 256 (two of 128 rows)")
+	case a.rows() != 64 && a.rows() != 128 && a.rows() != 192 && a.rows() != 256:
+		return errors.New("the 64-row side (BM, or BN with SWAP) is 64, 128 or 192 (one to three consumer warpgroups) or BM = 256 (two of 128 rows)")
 	case a.rows() == 256 && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.il):
 		return errors.New("BM = 256: 16-bit, no swap, ping-pong, stream-K, repack, block scales or interleaved split-K")
-	case c != 16 && c != 32 && c != 64 && c != 96 && c != 128 && c != 192 && c != 256:
-		return errors.New("wgmma's N (BN, or BM with SWAP) is 16, 32, 64, 96, 128, 192 or 256")
+	case !slices.Contains(wgmmaN, c):
+		return fmt.Errorf("wgmma's N (BN, or BM with SWAP) is one of %v (wgmma_sm90.cuh's operand lists)", wgmmaN)
 	case a.bm%8 != 0 || a.bn%8 != 0:
 		return errors.New("boxes of whole 8-row swizzle atoms")
 	case a.stages < 2:
