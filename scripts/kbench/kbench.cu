@@ -45,7 +45,7 @@
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
 #define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)                              \
-  extern "C" __global__ void __launch_bounds__((((SW ? BN : BM) == 64 ? 1 : 2) + 1) * 128, 1) GR_MCAST_##MC         \
+  extern "C" __global__ void __launch_bounds__(GR_WS_THREADS(SW, BM, BN), 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
   }
@@ -66,7 +66,7 @@ struct Inst {
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
-  int consumers() const { return rows() == 256 ? 2 : rows() / 64; }  // BM = 256: two of 128 rows
+  int consumers() const { return GR_WS_CONSUMERS(swap, bm, bn); }
   int threads() const { return (consumers() + 1) * 128; }
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
 };
@@ -393,8 +393,12 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
   for (auto &in : insts) {
     if (in.f16 || !selected(in.name)) continue;
     if (!in.swap && m <= in.bm / 2) continue;  // tokens on the 64-row side: at least half a tile
-    if (in.swap && (m > 256 || in.bm > 2 * std::max<int64_t>(m, 32))) continue;
-    if (in.swap && in.bm < m / 2) continue;
+    // swap tiles: tokens on wgmma's N, at most twice M wide; the narrow ones
+    // (≤ 96, and 128) for M ≤ 256 and at least half M, the wave-fitted widths
+    // (104…208) at any M
+    const bool wave_fitted = in.swap && in.bm > 96 && in.bm != 128;
+    if (in.swap && in.bm > 2 * std::max<int64_t>(m, 32)) continue;
+    if (in.swap && !wave_fitted && (m > 256 || in.bm < m / 2)) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
     if (in.sk) {  // stream-K: its own decomposition
       cs.push_back({&in, 1, false});

@@ -46,7 +46,7 @@ enum Kind { WS, DMMA, DFMA };
 // The shipped e4m3 → bf16 ws_wgmma instances, as kernels/internal/gen writes them;
 // the decode lists below are the bench's own (shipped ones and variants).
 #define WS8(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)                                  \
-  extern "C" __global__ void __launch_bounds__((((SW ? BN : BM) == 64 ? 1 : 2) + 1) * 128, 1)                        \
+  extern "C" __global__ void __launch_bounds__(GR_WS_THREADS(SW, BM, BN), 1)                        \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                    \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                         \
   }
