@@ -81,14 +81,14 @@
   X(ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_104x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_136x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_152x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_176x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_208x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_104x192x64_w16_s5_a16, __nv_bfloat16, __nv_bfloat16, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_136x192x64_w16_s4_a16, __nv_bfloat16, __nv_bfloat16, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_bf16_bf16_f32_tn_176x192x64_w16_s3_a16, __nv_bfloat16, __nv_bfloat16, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_152x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_208x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x192x64_w16_s5_a16, __nv_bfloat16, __nv_bfloat16, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x192x64_w16_s4_a16, __nv_bfloat16, __nv_bfloat16, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x192x64_w16_s3_a16, __nv_bfloat16, __nv_bfloat16, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_mc2n_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, __nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_reg) \
@@ -174,14 +174,14 @@
   X(ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
   X(ws_wgmma_swap_sh_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16, __half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_104x128x64_w12_s6_a16, __half, __half, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_136x128x64_w12_s5_a16, __half, __half, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_152x128x64_w12_s5_a16, __half, __half, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_176x128x64_w12_s4_a16, __half, __half, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_208x128x64_w12_s4_a16, __half, __half, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_104x192x64_w16_s5_a16, __half, __half, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_136x192x64_w16_s4_a16, __half, __half, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
-  X(ws_wgmma_swap_ts_f16_f16_f32_tn_176x192x64_w16_s3_a16, __half, __half, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x128x64_w12_s6_a16, __half, __half, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x128x64_w12_s5_a16, __half, __half, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_152x128x64_w12_s5_a16, __half, __half, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x128x64_w12_s4_a16, __half, __half, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_208x128x64_w12_s4_a16, __half, __half, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x192x64_w16_s5_a16, __half, __half, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x192x64_w16_s4_a16, __half, __half, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
+  X(ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x192x64_w16_s3_a16, __half, __half, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg) \
   X(ws_wgmma_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma) \
   X(ws_wgmma_mc2n_f16_f16_f32_tn_256x128x64_w12_s4_a16, __half, __half, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_reg) \

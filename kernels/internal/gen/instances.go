@@ -226,7 +226,7 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, sh: true})
 		}
-		// Wave-fitted swap tiles for M ≥ 257 (issue 17): weights × tokens with
+		// Wave-fitted swap tiles for M ≥ 257 (issue 17, ws_wgmma_swap_wf_ts): weights × tokens with
 		// the token side in steps of 8, so that ceil(M/BM) token tiles end
 		// just past M and the tiles fill the SMs' waves, as cuBLAS's nvjet
 		// tiles there (docs/perf/2026-12-05-h200, call 2: o M = 513 128x136,
@@ -235,7 +235,7 @@ func instanceList() []instance {
 		// consumers. Stages: as many as fit beside the staging buffer.
 		// Experimental (not yet run).
 		for _, c := range [][3]int{{104, 128, 6}, {136, 128, 5}, {152, 128, 5}, {176, 128, 4}, {208, 128, 4}, {104, 192, 5}, {136, 192, 4}, {176, 192, 3}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true})
+			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, wf: true})
 		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128

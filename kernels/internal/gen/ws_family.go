@@ -135,6 +135,21 @@ func wsTMAStore(f family, persistent bool) family {
 // Dispatch grid, as its register twin. Experimental (not yet run).
 var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
 
+// wsWGMMASwapWFTS: ws_wgmma_swap_ts with a wave-fitted token side (104,
+// 136, 152, 176 or 208 tokens; 128 or 192 weight rows, the latter three
+// consumers), for M ≥ 257: ceil(M/BM) token tiles end just past M, so the
+// tiles fill the SMs' waves, as cuBLAS's nvjet tiles there (weights ×
+// tokens 128x136 at o, M = 513: 4 × 32 tiles; 192x176 at M = 1025: 6 × 22;
+// docs/perf/2026-12-05-h200, call 2), where our 128-row token tiles compute
+// 640 rows for 513. A family of its own for the model: tiles of the large-M
+// size, read in ws_wgmma's grouped raster, so the tiled model (the swap
+// model counts a weight pass per token tile and a 0.6 rate share, and the
+// tuner would prune them). Experimental (not yet run).
+var wsWGMMASwapWFTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_wf_ts", wsModel, rowScalings))
+
+// waveFitted are the token widths of ws_wgmma_swap_wf_ts.
+var waveFitted = []int{104, 136, 152, 176, 208}
+
 // wsWGMMASwapSKTS: ws_wgmma_swap_sk (stream-K: a tile's K split among
 // blocks, summed in the kernel in a fixed order) with the TMA store of the
 // finished tile: the mid-M routes that split K today (o at M = 64…128,
@@ -294,7 +309,7 @@ func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 
 
 // wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
 // MC>. The generator fixes NACC by the wgmma N (independent accumulator
-// chains where they fit: 4 up to n96, 2 at n128, else 1); PP kernels are
+// chains where they fit: 4 up to n96, 2 at n128, else 1; one for the wave-fitted widths); PP kernels are
 // persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
 // 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
 // multicast clusters of two blocks; sk the stream-K scheduler; rp the repack
@@ -307,12 +322,15 @@ type wsWGMMAArgs struct {
 	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
 	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
 	sh                  bool // the last token tile moved back to end at M (SCHED = gr::ws_schedule_shift)
+	wf                  bool // SWAP with a wave-fitted token side (ws_wgmma_swap_wf_ts)
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
 	case a.il:
 		return &wsWGMMAIL
+	case a.wf:
+		return &wsWGMMASwapWFTS
 	case a.ts && a.swap && a.sk:
 		return &wsWGMMASwapSKTS
 	case a.ts && a.sk && a.sh:
@@ -400,7 +418,7 @@ func (a wsWGMMAArgs) tile() tile {
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
-	case !a.swap || a.cols() > 96 && a.cols() != 128: // the wave-fitted widths too: one chain
+	case !a.swap || a.wf || a.cols() > 128:
 		return 1
 	case a.cols() == 128:
 		return 2
@@ -464,6 +482,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.sh && (!a.ts || a.fp8 || a.pp || a.mc2 || a.mc2n || a.rp || a.il || a.b128 || a.sk && a.swap):
 		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, clusters, repack, interleaved split-K or swap stream-K")
+	case a.wf != (a.swap && slices.Contains(waveFitted, a.bm)) || a.wf && (!a.ts || a.fp8 || a.sk || a.mc2 || a.sh || a.rp || a.b128):
+		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
