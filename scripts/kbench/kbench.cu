@@ -396,7 +396,7 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
     // swap tiles: tokens on wgmma's N, at most twice M wide; the narrow ones
     // (≤ 96, and 128) for M ≤ 256 and at least half M, the wave-fitted widths
     // (104…208) at any M
-    const bool wave_fitted = in.swap && in.bm > 96 && in.bm != 128;
+    const bool wave_fitted = strstr(in.name, "swap_wf_ts") != nullptr;  // the name is the spec
     if (in.swap && in.bm > 2 * std::max<int64_t>(m, 32)) continue;
     if (in.swap && !wave_fitted && (m > 256 || in.bm < m / 2)) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
