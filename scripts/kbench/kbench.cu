@@ -44,8 +44,8 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI)                              \
-  extern "C" __global__ void __launch_bounds__(GR_WS_THREADS(SW, BM, BN), 1) GR_MCAST_##MC         \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS)                              \
+  extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
   }
@@ -64,15 +64,15 @@ struct Inst {
   bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift)
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
+  int threads;  // the generator's THREADS: the producer warpgroup and the consumers
   int rows() const { return swap ? bn : bm; }
   int cols() const { return swap ? bm : bn; }
-  int consumers() const { return GR_WS_CONSUMERS(swap, bm, bn); }
-  int threads() const { return (consumers() + 1) * 128; }
+  int consumers() const { return threads / 128 - 1; }
   int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI) \
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
-   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma"},
+   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", THREADS},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -195,7 +195,7 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
     const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;
     grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
   }
-  in.fn<<<grid, in.threads(), in.smem(), s>>>(p);
+  in.fn<<<grid, in.threads, in.smem(), s>>>(p);
   if (p.split_k > 1) {
     int blocks = (int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8);
     (in.f16 ? reduce_f16 : reduce_bf16)<<<blocks, 256, 0, s>>>(p);
@@ -597,7 +597,7 @@ int main(int argc, char **argv) {
   for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
     if (in.mc < 2) continue;
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(in.mc * (sms / in.mc), 1, 1), cfg.blockDim = dim3(in.threads(), 1, 1), cfg.dynamicSmemBytes = in.smem();
+    cfg.gridDim = dim3(in.mc * (sms / in.mc), 1, 1), cfg.blockDim = dim3(in.threads, 1, 1), cfg.dynamicSmemBytes = in.smem();
     int n = 0;
     CK(cudaOccupancyMaxActiveClusters(&n, (const void *)in.fn, &cfg));
     printf("%s: %d clusters of %d active at once\n", in.name, n, in.mc);

@@ -26,12 +26,6 @@
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// GR_WS_THREADS: a ws_wgmma block's threads — the producer warpgroup and one
-// consumer per 64 rows of wgmma's 64-row side (BN with SWAP, else BM), two of
-// 128 rows at BM = 256 (ws_wgmma.cuh's CONSUMERS).
-#define GR_WS_CONSUMERS(SW, BM, BN) ((SW ? BN : BM) == 256 ? 2 : (SW ? BN : BM) / 64)
-#define GR_WS_THREADS(SW, BM, BN) ((GR_WS_CONSUMERS(SW, BM, BN) + 1) * 128)
-
 // ---- stream-K (ws_streamk.cuh) ----------------------------------------------
 // sk_flags: GR_STREAMK_FLAGS words, zeroed once (alloc_sk_flags); every
 // stream-K launch leaves them zero. sk_grid: its grid for tiles of kt
