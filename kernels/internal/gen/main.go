@@ -276,7 +276,7 @@ func kbenchInstances() ([]byte, error) {
 			if !a.ts {
 				v = append(v, "gr::ws_epi_reg") // the default epilogue, named: every entry has EPI
 			}
-			v = append(v, (a.consumers()+1)*128) // the block's threads: the bench launches what the generator built
+			v = append(v, a.tile().warps*32) // the block's threads, as the launch bounds the generator writes
 			for _, v := range v {
 				fmt.Fprintf(&b, ", %v", v)
 			}
