@@ -44,7 +44,7 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS)                              \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM)                              \
   extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
@@ -64,15 +64,11 @@ struct Inst {
   bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift)
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
-  int threads;  // the generator's THREADS: the producer warpgroup and the consumers
-  int rows() const { return swap ? bn : bm; }
-  int cols() const { return swap ? bm : bn; }
-  int consumers() const { return threads / 128 - 1; }
-  int smem() const { return stages * kb * (bm + bn) * 128 + 1024 + (ts ? consumers() * 128 * cols() : 0); }
+  int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS) \
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
-   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", THREADS},
+   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", THREADS, SMEM},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
@@ -172,7 +168,7 @@ static void cublas_gemm(const gr_gemm_params &p, bool f16) {
 
 // ---- launching ours ----------------------------------------------------------
 static void set_attrs() {
-  for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem()));
+  for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
 }
 // prepare sets split fields and the tensor maps for instance in.
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
@@ -195,7 +191,7 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
     const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;
     grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
   }
-  in.fn<<<grid, in.threads, in.smem(), s>>>(p);
+  in.fn<<<grid, in.threads, in.smem, s>>>(p);
   if (p.split_k > 1) {
     int blocks = (int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8);
     (in.f16 ? reduce_f16 : reduce_bf16)<<<blocks, 256, 0, s>>>(p);
@@ -597,7 +593,7 @@ int main(int argc, char **argv) {
   for (auto &in : insts) {  // how many clusters of a multicast kernel fit at once
     if (in.mc < 2) continue;
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(in.mc * (sms / in.mc), 1, 1), cfg.blockDim = dim3(in.threads, 1, 1), cfg.dynamicSmemBytes = in.smem();
+    cfg.gridDim = dim3(in.mc * (sms / in.mc), 1, 1), cfg.blockDim = dim3(in.threads, 1, 1), cfg.dynamicSmemBytes = in.smem;
     int n = 0;
     CK(cudaOccupancyMaxActiveClusters(&n, (const void *)in.fn, &cfg));
     printf("%s: %d clusters of %d active at once\n", in.name, n, in.mc);
