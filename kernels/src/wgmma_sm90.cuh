@@ -1,6 +1,6 @@
 // wgmma_sm90.cuh — sm_90a warpgroup primitives as inline PTX: wgmma.mma_async
 // m64nNk16 (bf16, f16) and m64nNk32 (e4m3) for N = 16, 32, 64, 96, 104, 128, 136,
-// 152, 176, 192, 208, 256
+// 152, 160, 176, 192, 208, 256
 // (both operands K-major in shared memory, fp32 accumulate), its fences, and
 // the shared-memory matrix descriptor of the 128-byte swizzle. Either way one
 // wgmma consumes 32 bytes of each operand row.
@@ -46,7 +46,8 @@ template <int N> __device__ __forceinline__ void pin_registers(float (&d)[N]) {
 // above. Per warp w of the warpgroup and lane l, d[4i + e] is row
 // 16w + l/4 + 8(e/2), column 8i + 2(l%4) + e%2 — mma.sync's C layout for n8
 // block i. (104 … 208: the token widths that fit M's tiles to the waves, as
-// cuBLAS's nvjet 128x136 at M = 513.) The operand lists below are written out per N (PTX names every
+// cuBLAS's nvjet 128x136 at M = 513; 160: a consumer's half of cuBLAS's
+// 320-row weight tile at large M.) The operand lists below are written out per N (PTX names every
 // accumulator register).
 template <typename T, int N> struct wgmma;
 
@@ -69,6 +70,8 @@ template <typename T, int N> struct wgmma;
 #define GR_WGMMA_OUT_136 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O4(64)
 #define GR_WGMMA_OPS_152 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75}, %76, %77"
 #define GR_WGMMA_OUT_152 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O4(72)
+#define GR_WGMMA_OPS_160 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79}, %80, %81"
+#define GR_WGMMA_OUT_160 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72)
 #define GR_WGMMA_OPS_176 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87}, %88, %89"
 #define GR_WGMMA_OUT_176 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80)
 #define GR_WGMMA_OPS_192 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95}, %96, %97"
@@ -97,8 +100,9 @@ template <typename T, int N> struct wgmma;
 #define GR_WGMMA_ALL_N(T, PTX, K, TAIL)                                                                      \
   GR_WGMMA(T, PTX, K, TAIL, 16) GR_WGMMA(T, PTX, K, TAIL, 32) GR_WGMMA(T, PTX, K, TAIL, 64)                  \
   GR_WGMMA(T, PTX, K, TAIL, 96) GR_WGMMA(T, PTX, K, TAIL, 104) GR_WGMMA(T, PTX, K, TAIL, 128)                \
-  GR_WGMMA(T, PTX, K, TAIL, 136) GR_WGMMA(T, PTX, K, TAIL, 152) GR_WGMMA(T, PTX, K, TAIL, 176)              \
-  GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 208) GR_WGMMA(T, PTX, K, TAIL, 256)
+  GR_WGMMA(T, PTX, K, TAIL, 136) GR_WGMMA(T, PTX, K, TAIL, 152) GR_WGMMA(T, PTX, K, TAIL, 160)              \
+  GR_WGMMA(T, PTX, K, TAIL, 176) GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 208)              \
+  GR_WGMMA(T, PTX, K, TAIL, 256)
 GR_WGMMA_ALL_N(__nv_bfloat16, "bf16", "k16", ", p, 1, 1, 0, 0")
 GR_WGMMA_ALL_N(__half, "f16", "k16", ", p, 1, 1, 0, 0")
 #if defined(GR_HOPPER)
@@ -128,6 +132,8 @@ GR_WGMMA_ALL_N(__nv_fp8_e4m3, "e4m3", "k32", ", p, 1, 1")
 #undef GR_WGMMA_OUT_136
 #undef GR_WGMMA_OPS_152
 #undef GR_WGMMA_OUT_152
+#undef GR_WGMMA_OPS_160
+#undef GR_WGMMA_OUT_160
 #undef GR_WGMMA_OPS_176
 #undef GR_WGMMA_OUT_176
 #undef GR_WGMMA_OPS_208

@@ -249,6 +249,18 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n})
 			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n, ts: true})
 		}
+		// 256 tokens x 160 weight rows: each consumer computes what each of
+		// cuBLAS's does in its nvjet 320x128 coopB 1×2 at 4096 × 14336 × 4096
+		// (128 tokens x 160 weights, 160 accumulators a thread; 1440 tiles
+		// there, 10.9 a block on 132 SMs), where cuBLAS keeps the tensor pipe
+		// at 93 % and our 128x256 at 79 % (docs/perf/2026-12-06-h200, H100).
+		// Four stages of 52 KB with the register epilogue, three beside the
+		// TMA store's 40 KB of staging; alone and in clusters along N
+		// (experimental, not yet run).
+		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
+			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 4, kb: 1, mc2n: a.mc2n})
+			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 3, kb: 1, mc2n: a.mc2n, ts: true})
+		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
 		// more blocks than tiles. Experimental (passed kbench check, memcheck
