@@ -9,7 +9,7 @@ export CUBLAS_LIB=$(find / -xdev -name 'libcublas.so.1[0-9]*' 2>/dev/null | grep
 timeout 120 .gpu/kbench timeall 64,65,128 ws_wgmma_ts_bf16_bf16_f32_tn_64x96x64,swap_mc2_ts_bf16_bf16_f32_tn_32x64x64,ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x64x64 4096x4096 > $OUT/time-o64.log 2>&1
 echo "timeall rc=$? $(( $(date +%s) - s )) s"; grep -vE "^\s*$" $OUT/time-o64.log | head -30
 for p in "ws_wgmma_bf16_bf16_f32_tn_128x256x64 1 pers" "cublas 1"; do
-  set -- $p; n=${1%%_bf16*}; n=${n##*_}
+  set -- $p
   timeout 90 ncu --clock-control none --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
     --kernel-name regex:"${1/cublas/nvjet|xmma|cutlass}" --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 $3 \
     > /tmp/src.csv 2> /tmp/src.err; echo "ncu-src $1 rc=$? $(( $(date +%s) - s )) s $(wc -l < /tmp/src.csv) lines"; tail -2 /tmp/src.err

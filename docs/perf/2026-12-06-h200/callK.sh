@@ -1,9 +1,10 @@
 # Next session, kernel-level (any Hopper card; name it in the report): issue 17's compute-bound regime. The BM = 256
 # tiles — 256x128 (cuBLAS's nvjet 256x128 coopA, added 2026-12-02, never run) and 256x160 (each consumer what
 # cuBLAS's 320x128 coopB consumer computes, added 2026-12-06) — against float64 (kbench check, memcheck), then timed by
-# graph replay beside cuBLAS and our 128x256 at M = 1024, 4096, 8192, then ncu of 256x160 persistent at 4096 × 14336 × 4096.
-# Predictions (written before any run): 256x160 persistent at 4096 × 14336 × 4096 ≤ 1,050 k cycles on the H100
-# (128x256: 1,144 k; cuBLAS 971 k), tensor pipe ≥ 85 %; by graph replay ≥ 5 % faster than our best at M ≥ 4096 on
+# graph replay beside cuBLAS and our 128x256 at M = 1024, 4096, 8192, then ncu of the two persistent at 4096 × 14336 × 4096 beside
+# our 128x256 and cuBLAS in the same call.
+# Predictions (written before any run): 256x160 persistent at 4096 × 14336 × 4096 ≤ 0.92× the cycles of our 128x256
+# in the same call (H100, 2026-12-06: 128x256 1,144 k, cuBLAS 971 k), tensor pipe ≥ 85 %; by graph replay ≥ 5 % faster than our best at M ≥ 4096 on
 # the 14336- and 28672-row weights.
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
@@ -15,10 +16,11 @@ timeout 150 .gpu/kbench check all $F > $OUT/check.log 2>&1; t check $?; tail -1 
 timeout 120 compute-sanitizer --tool memcheck .gpu/kbench memcheck all $F > /tmp/mc.log 2>&1; t memcheck $?; grep -E "ERROR SUMMARY|CHECK" /tmp/mc.log | tail -2
 timeout 200 .gpu/kbench timeall 1024,4096,8192 $F,ws_wgmma_bf16_bf16_f32_tn_128x256x64,pp_mc2_bf16_bf16_f32_tn_128x128x64 \
   14336x4096,28672x4096,6144x4096,4096x4096 > $OUT/time-large.log 2>&1; t timeall $?; grep -vE "^\s*$|^   " $OUT/time-large.log
-for p in "ws_wgmma_bf16_bf16_f32_tn_256x160x64 1 pers" "ws_wgmma_bf16_bf16_f32_tn_256x128x64 1 pers"; do
+for p in "ws_wgmma_bf16_bf16_f32_tn_256x160x64 1 pers" "ws_wgmma_bf16_bf16_f32_tn_256x128x64 1 pers" \
+         "ws_wgmma_bf16_bf16_f32_tn_128x256x64 1 pers" "cublas 1"; do  # the baselines on the same card
   set -- $p; echo "=== $p" >> $OUT/ncu-256.log
   timeout 60 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section LaunchStats \
-    --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed --kernel-name regex:"$1" \
+    --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed --kernel-name regex:"${1/cublas/nvjet|xmma|cutlass}" \
     --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 $3 >> $OUT/ncu-256.log 2>&1; t ncu $?
 done
 grep -E "^===|Elapsed Cycles|Duration|hmma|Grid Size" $OUT/ncu-256.log; echo "total $(( $(date +%s) - s )) s"
