@@ -11,7 +11,7 @@ echo "timeall rc=$? $(( $(date +%s) - s )) s"; grep -vE "^\s*$" $OUT/time-o64.lo
 for p in "ws_wgmma_bf16_bf16_f32_tn_128x256x64 1 pers" "cublas 1"; do
   set -- $p
   timeout 90 ncu --clock-control none --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
-    --kernel-name regex:"${1/cublas/nvjet|xmma|cutlass}" --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 $3 \
+    --kernel-name regex:"${1/cublas/nvjet|xmma|cutlass}" --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 ${3:-} \
     > /tmp/src.csv 2> /tmp/src.err; echo "ncu-src $1 rc=$? $(( $(date +%s) - s )) s $(wc -l < /tmp/src.csv) lines"; tail -2 /tmp/src.err
   gzip -c /tmp/src.csv > $OUT/src-$( [ $1 = cublas ] && echo cublas || echo 128x256 ).csv.gz
 done

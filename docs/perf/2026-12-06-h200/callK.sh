@@ -11,7 +11,7 @@
 # be what bounds it (128x256 loads 23 bytes of A and B per k-MAC, cuBLAS's 320x128 1×2 ≈ 14). The 256x160 in clusters
 # along N (mc2n: the two blocks share A's 256 token rows) loads ≈ 14 too: predicted L2 throughput ≤ 65 %, tensor pipe
 # ≥ 85 %, cycles ≤ 0.90× the 128x256's; the 256x160 alone (≈ 21 bytes) no better than 0.95×. The 128x256 in clusters along M (mc2, sharing B: ≈ 16 bytes),
-already built, tests the same idea on a tile we know: L2 ≤ 65 %, tensor pipe ≥ 85 % if L2 is what bounds the 128x256.
+# already built, tests the same idea on a tile we know: L2 ≤ 65 %, tensor pipe ≥ 85 % if L2 is what bounds the 128x256.
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
 export CUBLAS_LIB=$(find / -xdev -name 'libcublas.so.1[0-9]*' 2>/dev/null | grep -v Lt | head -1)
@@ -27,6 +27,6 @@ for p in "ws_wgmma_mc2n_bf16_bf16_f32_tn_256x160x64 1 pers" "ws_wgmma_bf16_bf16_
   set -- $p; echo "=== $p" >> $OUT/ncu-256.log
   timeout 60 ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section LaunchStats \
     --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed --kernel-name regex:"${1/cublas/nvjet|xmma|cutlass}" \
-    --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 $3 >> $OUT/ncu-256.log 2>&1; t ncu $?
+    --launch-skip 2 --launch-count 1 .gpu/kbench prof 4096 $1 14336x4096 $2 ${3:-} >> $OUT/ncu-256.log 2>&1; t ncu $?
 done
 grep -E "^===|Elapsed Cycles|Duration|hmma|Grid Size|L2 Cache Throughput" $OUT/ncu-256.log; echo "total $(( $(date +%s) - s )) s"
