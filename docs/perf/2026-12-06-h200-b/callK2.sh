@@ -26,10 +26,12 @@ ncu1 4096 cublas 14336x4096 1
 ncu1 1024 cublas 14336x4096 1
 ncu1 1024 cublas 6144x4096 1
 grep -E "^===|Kernel Name|nvjet|Elapsed Cycles|Duration|hmma|Grid Size|Cluster Size|L2 Cache Throughput" $OUT/ncu.log | grep -v "^==PROF"
-timeout 90 ncu --clock-control none --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
-  --kernel-name regex:ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x160x64 --launch-skip 2 --launch-count 1 \
-  .gpu/kbench prof 4096 ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x160x64 14336x4096 1 pers > /tmp/src.csv 2> /tmp/src.err
-t ncu-src $?; gzip -c /tmp/src.csv > $OUT/src-mc2n_ts-256x160.csv.gz
+for k in ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x160x64 cublas; do  # stalls per SASS instruction: ours, and cuBLAS's
+  timeout 90 ncu --clock-control none --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
+    --kernel-name regex:"${k/cublas/nvjet|xmma|cutlass|gemm}" --launch-skip 2 --launch-count 1 \
+    .gpu/kbench prof 4096 $k 14336x4096 1 $( [ $k = cublas ] || echo pers ) > /tmp/src.csv 2> /tmp/src.err
+  t "ncu-src $k" $?; gzip -c /tmp/src.csv > $OUT/src-${k#ws_wgmma_}.csv.gz
+done
 timeout 200 .gpu/kbench timeall 1024,2048 ts_bf16_bf16_f32_tn_256x128x64,ts_bf16_bf16_f32_tn_256x160x64,sk_ts_bf16_bf16_f32_tn_128x256x64,sk_ts_bf16_bf16_f32_tn_128x192x64,ws_wgmma_ts_bf16_bf16_f32_tn_128x192x64,mc2_ts_bf16_bf16_f32_tn_128x192x64,pp_mc2_bf16_bf16_f32_tn_128x128x64,sk_bf16_bf16_f32_tn_128x128x64 \
   14336x4096,6144x4096,4096x4096,28672x4096 > $OUT/time-mid.log 2>&1; t timeall $?; grep -vE "^\s*$|^   |active at once" $OUT/time-mid.log
 echo "total $(( $(date +%s) - s )) s"
