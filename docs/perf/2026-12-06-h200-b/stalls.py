@@ -2,7 +2,7 @@
 
 usage: python3 stalls.py SRC.csv[.gz] [TOP]
 Kinds: an mbarrier wait (a SYNCS...TRYWAIT and the branch that waits on its result, named by the barrier operand),
-waiting for the tensor cores (WARPGROUP.DEPBAR), issuing wgmma (HGMMA), global and shared stores, named barriers,
+waiting for the tensor cores (WARPGROUP.DEPBAR), issuing wgmma (HGMMA), global and shared stores, named and cluster barriers (a cluster kernel's idle producer warps wait in the last),
 and the rest. Prints each kind's share of all samples, then the TOP (default 12) instructions with their largest
 stall reason.
 """
@@ -31,6 +31,7 @@ for r in rows:
         kind = ('tensor-core wait (DEPBAR)' if 'WARPGROUP.DEPBAR' in sass else 'wgmma issue (HGMMA)' if 'HGMMA' in sass
                 else 'global store' if sass.split()[-1:] and ('STG' in sass) else 'shared store' if 'STS' in sass or 'st.shared' in sass
                 else 'TMA store' if 'UTMASTG' in sass or 'UBLKCP' in sass else 'named barrier' if 'BAR.SYNC' in sass or 'BAR.ARV' in sass
+                else 'cluster barrier (UCGABAR)' if 'UCGABAR' in sass
                 else 'other')
     kinds[kind] = kinds.get(kind, 0) + n
 print(f'{len(rows)} instructions, {total} samples')
