@@ -39,4 +39,21 @@ template <int MC> __device__ __forceinline__ void ws_release(uint32_t bar) {
   }
 }
 
+// When a consumer of the 16-bit main loop gives a stage back (ws_wgmma's REL
+// policy; e4m3 promotes every k-tile and gives it back at once in any case):
+// ws_release_late (CUTLASS's default) keeps the k-tile's wgmma in flight
+// while it waits for the next stage and gives back the stage before it,
+// once that one's wgmma have retired — the producer refills a stage one
+// k-tile after its last use. ws_release_now waits for the k-tile's own
+// wgmma and gives its stage back at once: a stage more of lead for the
+// producer, and no wgmma of this consumer queued while it waits (the other
+// consumer's keep the tensor cores busy). in_flight is the wgmma groups a
+// consumer leaves in flight (wgmma_wait's argument).
+struct ws_release_late {
+  static constexpr int in_flight = 1;
+};
+struct ws_release_now {
+  static constexpr int in_flight = 0;
+};
+
 }  // namespace gr

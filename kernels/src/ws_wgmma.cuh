@@ -95,6 +95,9 @@
 // __launch_bounds__(threads, 1) (setmaxnreg needs the cap). Dynamic shared memory: STAGES × KB × (BM + BN) × 128 bytes
 // + 1024 (stages start on a 1024-byte boundary, as the swizzle atoms must);
 // the 2 × STAGES + 2 mbarriers are static shared memory.
+// REL is when a consumer gives a stage back (ws_ring.cuh): ws_release_late
+// (the default, as above) or ws_release_now (experimental: after the
+// k-tile's own wgmma retire, a stage more of lead for the producer).
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
 // stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit D,
 // after the e4m3 scales) stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes
@@ -130,7 +133,8 @@
 namespace gr {
 
 template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int KB = 1, bool PP = false,
-          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg>
+          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg,
+          class REL = ws_release_late>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
@@ -323,13 +327,17 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         for (int w = 0; w < MW; ++w)
 #pragma unroll
           for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-        wgmma_wait<1>();
+        wgmma_wait<REL::in_flight>();
 #pragma unroll
         for (int w = 0; w < MW; ++w)
 #pragma unroll
           for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-        if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
-        prev = s;
+        if constexpr (REL::in_flight == 0) {  // this k-tile's wgmma have retired: its stage is free
+          if (tid == 0) ws_release<MC>(empty + 8 * s);
+        } else {
+          if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
+          prev = s;
+        }
       }
       pos.next();
     }
