@@ -44,29 +44,14 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM)                              \
+#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                         \
   extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                       \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                  \
   }
 typedef __nv_bfloat16 bf16;
 #include "ws_instances_gen.h"
 GR_WS_16(WS)
-// Experiments: instances of a kernel policy under test that the generator does not make (yet), named as it would
-// with the policy's tag, beside their shipped twins. rn: ws_release_now (ws_ring.cuh).
-#define WSX(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                    \
-  extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC                                               \
-      NAME(const __grid_constant__ gr_gemm_params p) {                                                                  \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                                  \
-  }
-#define GR_WS_EXP(X)                                                                                                     \
-  X(ws_wgmma_rn_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16, bf16, bf16, 256, 128, 4, false, 1, 1, false, false, 1,      \
-    gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 230400)                                                   \
-  X(ws_wgmma_rn_mc2n_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16, bf16, bf16, 256, 160, 3, false, 1, 1, false, false, 2, \
-    gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now, 384, 201728)                                                 \
-  X(ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16, bf16, bf16, 128, 256, 3, false, 1, 1, false, false, 1,      \
-    gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 214016)
-GR_WS_EXP(WSX)
 extern "C" __global__ void __launch_bounds__(256) reduce_bf16(const gr_gemm_params p) { gr::splitk_reduce<bf16>(p); }
 extern "C" __global__ void __launch_bounds__(256) reduce_f16(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 
@@ -81,12 +66,10 @@ struct Inst {
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma): tma_d
   int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM) \
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM) \
   {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
    std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI) == "gr::ws_epi_tma", THREADS, SMEM},
-#define GR_INSTX(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM) \
-  GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM)
-static Inst insts[] = {GR_WS_16(GR_INST) GR_WS_EXP(GR_INSTX)};
+static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------
 // val: an 8-bit value in [-1, 1) that bf16 and f16 hold exactly.

@@ -45,10 +45,10 @@ typedef __nv_fp8_e4m3 e4m3;
 enum Kind { WS, DMMA, DFMA };
 // The shipped e4m3 → bf16 ws_wgmma instances, as kernels/internal/gen writes them;
 // the decode lists below are the bench's own (shipped ones and variants).
-#define WS8(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM)                                  \
+#define WS8(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                             \
   extern "C" __global__ void __launch_bounds__(THREADS, 1)                        \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                    \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI>(p);                         \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                    \
   }
 #include "ws_instances_gen.h"
 #define DMMA8(NAME, NT8, RG, W, U, LV) \
@@ -101,7 +101,7 @@ struct Inst {
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
-#define WS_I(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, THREADS, SMEM)\
+#define WS_I(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)\
   {#NAME, NAME, WS, BM, BN, 128 * KB, THREADS, SMEM,                                                                       \
    SW, B128, PP, std::string(#SCHED) == "gr::ws_stream_k", std::string(#EPI) == "gr::ws_epi_tma"},
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false, false},

@@ -1,4 +1,6 @@
 # Fourteenth session, kernel experiment (any Hopper card; name it in the report): ws_release_now (ws_ring.cuh) — a
+# (Since this run the generator makes the rn instances — ws_wgmma_rn_ts 128x256 and 256x160, ws_wgmma_rn_mc2n_ts 256x160 —
+# not the 256x128 s4 one, which gained nothing; its lines here no longer find a kernel.)
 # consumer gives its stage back once the k-tile's own wgmma retire, instead of one k-tile later — on the three best
 # TMA-store tiles, kbench-only instances (tag rn) beside their shipped twins. Why: in callK2.sh (h100-2/) our consumers
 # spent 29 % of their samples waiting for a stage's data, cuBLAS's ≈ 0, and the tiles with 4 stages ran ahead of

@@ -104,6 +104,23 @@ var (
 	}()
 )
 
+// wsWGMMARNTS and wsWGMMARNMC2NTS: ws_wgmma_ts and ws_wgmma_mc2n_ts with
+// REL = gr::ws_release_now (ws_ring.cuh): a consumer gives its stage back
+// once the k-tile's own wgmma retire rather than one k-tile later, a stage
+// more of lead for the producer. Why: with three stages (the TMA store's
+// staging buffer takes the fourth) our consumers waited for data in 29 % of
+// ncu's samples at 4096 × 14336 × 4096 and cuBLAS's hardly at all
+// (docs/perf/2026-12-06-h200-b, call 2). Measured there on an H100 (call 4,
+// kbench instances): tensor pipe 86.1 → 92.1 % for mc2n_ts 256x160 (cuBLAS
+// 92.9 %), 85.0 → 89.6 % for ts 128x256, 3–5 % faster by graph replay; the
+// four-stage ts 256x128 gained nothing, so only the three-stage tiles have
+// them. Experimental (a measured table entry routes to them); the same K
+// order as their twins, so the same reduction class.
+var (
+	wsWGMMARNTS     = func() family { f := wsWGMMATS; f.name = "ws_wgmma_rn_ts"; return f }()
+	wsWGMMARNMC2NTS = func() family { f := wsWGMMAMC2NTS; f.name = "ws_wgmma_rn_mc2n_ts"; return f }()
+)
+
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
 // tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
 // finishing block stores its tile through TMA. The partials between blocks
@@ -323,10 +340,15 @@ type wsWGMMAArgs struct {
 	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
 	sh                  bool // the last token tile moved back to end at M (SCHED = gr::ws_schedule_shift)
 	wf                  bool // SWAP with a wave-fitted token side (ws_wgmma_swap_wf_ts)
+	rn                  bool // a consumer gives a stage back once its k-tile's wgmma retire (REL = gr::ws_release_now)
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.rn && a.mc2n:
+		return &wsWGMMARNMC2NTS
+	case a.rn:
+		return &wsWGMMARNTS
 	case a.il:
 		return &wsWGMMAIL
 	case a.wf:
@@ -449,6 +471,9 @@ func (a wsWGMMAArgs) values() []any {
 	if a.ts {
 		v = append(v, "gr::ws_epi_tma") // the epilogue policy (default gr::ws_epi_reg)
 	}
+	if a.rn {
+		v = append(v, "gr::ws_release_now") // the consumers' release policy (default gr::ws_release_late)
+	}
 	return v
 }
 func (a wsWGMMAArgs) check() error {
@@ -485,6 +510,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, clusters, repack, interleaved split-K or swap stream-K")
 	case a.wf != (a.swap && slices.Contains(waveFitted, a.bm)) || a.wf && (!a.ts || a.fp8 || a.sk || a.mc2 || a.sh || a.rp || a.b128):
 		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
+	case a.rn && (!a.ts || a.fp8 || a.swap || a.pp || a.mc2 || a.sk || a.sh || a.il || a.rp || a.b128):
+		return errors.New("release-now: the 16-bit TMA-stored tiles, alone or in clusters along N (e4m3 gives each stage back at once already)")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
