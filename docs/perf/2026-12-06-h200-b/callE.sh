@@ -1,6 +1,4 @@
 # Fourteenth session, kernel experiment (any Hopper card; name it in the report): ws_release_now (ws_ring.cuh) — a
-# (Since this run the generator makes the rn instances — ws_wgmma_rn_ts 128x256 and 256x160, ws_wgmma_rn_mc2n_ts 256x160 —
-# not the 256x128 s4 one, which gained nothing; its lines here no longer find a kernel.)
 # consumer gives its stage back once the k-tile's own wgmma retire, instead of one k-tile later — on the three best
 # TMA-store tiles, kbench-only instances (tag rn) beside their shipped twins. Why: in callK2.sh (h100-2/) our consumers
 # spent 29 % of their samples waiting for a stage's data, cuBLAS's ≈ 0, and the tiles with 4 stages ran ahead of
@@ -8,6 +6,8 @@
 # Predictions (before any run): at 4096 × 14336 × 4096, each rn kernel's tensor pipe ≥ its twin's + 2 points in the
 # same call, and the rn ts 256x128 ≥ 91.5 %; by graph replay at M = 4096 each rn ≥ 2 % faster than its twin. If the
 # consumers lose more to the missing queued wgmma than they gain in lead, rn is slower: then the lead is not it.
+# (Since this run the generator makes the rn instances — ws_wgmma_rn_ts 128x256 and 256x160, ws_wgmma_rn_mc2n_ts 256x160 —
+# not the 256x128 s4 one, which gained nothing; its lines here no longer find a kernel.)
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
 export CUBLAS_LIB=$(find / -xdev -name 'libcublas.so.1[0-9]*' 2>/dev/null | grep -v Lt | head -1)
