@@ -1,12 +1,12 @@
 # The lender gives an H100 or an H200 for the same request. Table work (a retune, its bench) runs only on the H200,
 # whose table buckets.yaml is; on any other card this runs card-agnostic work instead. It ran call4b.sh on the first
 # H100 (h100/), callK.sh and call4c.sh on the second (../2026-12-06-h200-b/h100/), callK2.sh on the third
-# (../2026-12-06-h200-b/h100-2/), callG.sh on the fourth (h100-3/); callE.sh on the fifth (h100-4/); now ../2026-12-06-h200-b/callG2.sh
-# (the generated release-now kernels: kbench check, memcheck, the engine's awkward and class tests, ≈ 90 s).
+# (../2026-12-06-h200-b/h100-2/), callG.sh on the fourth (h100-3/); callE.sh on the fifth (h100-4/), callG2.sh on the sixth (h100-5/). On another
+# card it now runs nothing: give it the next kernel-level script (docs/perf/NEXT.md) before the next session's first call.
 # usage: bash auto.sh H200-SCRIPT [ARGS...]
 set -uo pipefail
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $g"
 case "$g" in
   *H200*) bash "$@" ;;
-  *) bash docs/perf/2026-12-06-h200-b/callG2.sh ;;
+  *) echo "not the H200: nothing run" ;;
 esac
