@@ -115,11 +115,25 @@ var (
 // 92.9 %), 85.0 → 89.6 % for ts 128x256, 3–5 % faster by graph replay; the
 // four-stage ts 256x128 gained nothing, so only the three-stage tiles have
 // them. Experimental (a measured table entry routes to them); the same K
-// order as their twins, so the same reduction class.
+// order as their twins, so the same reduction class (stream-K has none).
+// wsWGMMARNMC2TS and wsWGMMARNSKTS: the same for the 128x256 tiles in
+// clusters along M and under stream-K, which the H200's 1025…2048 tune
+// chose for four of its eight buckets (docs/perf/2026-12-06-h200-b, call
+// 6). Experimental (not yet run).
 var (
-	wsWGMMARNTS     = func() family { f := wsWGMMATS; f.name = "ws_wgmma_rn_ts"; return f }()
-	wsWGMMARNMC2NTS = func() family { f := wsWGMMAMC2NTS; f.name = "ws_wgmma_rn_mc2n_ts"; return f }()
+	wsWGMMARNTS     = wsReleaseNow(wsWGMMATS, "ws_wgmma_rn_ts")
+	wsWGMMARNMC2TS  = wsReleaseNow(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts")
+	wsWGMMARNMC2NTS = wsReleaseNow(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts")
+	wsWGMMARNSKTS   = wsReleaseNow(wsWGMMASKTS, "ws_wgmma_rn_sk_ts")
 )
+
+// wsReleaseNow is family f under the name of its release-now variant: the
+// same descriptor (the policy changes when a stage is given back, nothing
+// the filter or the model read).
+func wsReleaseNow(f family, name string) family {
+	f.name = name
+	return f
+}
 
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
 // tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
@@ -345,6 +359,10 @@ type wsWGMMAArgs struct {
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.rn && a.sk:
+		return &wsWGMMARNSKTS
+	case a.rn && a.mc2:
+		return &wsWGMMARNMC2TS
 	case a.rn && a.mc2n:
 		return &wsWGMMARNMC2NTS
 	case a.rn:
@@ -510,8 +528,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, clusters, repack, interleaved split-K or swap stream-K")
 	case a.wf != (a.swap && slices.Contains(waveFitted, a.bm)) || a.wf && (!a.ts || a.fp8 || a.sk || a.mc2 || a.sh || a.rp || a.b128):
 		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
-	case a.rn && (!a.ts || a.fp8 || a.swap || a.pp || a.mc2 || a.sk || a.sh || a.il || a.rp || a.b128):
-		return errors.New("release-now: the 16-bit TMA-stored tiles, alone or in clusters along N (e4m3 gives each stage back at once already)")
+	case a.rn && (!a.ts || a.fp8 || a.swap || a.pp || a.sh || a.il || a.rp || a.b128):
+		return errors.New("release-now: the 16-bit TMA-stored tiles, alone, in clusters or under stream-K (e4m3 gives each stage back at once already)")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
