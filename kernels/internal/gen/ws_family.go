@@ -116,10 +116,11 @@ var (
 // four-stage ts 256x128 gained nothing, so only the three-stage tiles have
 // them. Experimental (a measured table entry routes to them); the same K
 // order as their twins, so the same reduction class (stream-K has none).
-// wsWGMMARNMC2TS and wsWGMMARNSKTS: the same for the 128x256 tiles in
-// clusters along M and under stream-K, which the H200's 1025…2048 tune
-// chose for four of its eight buckets (docs/perf/2026-12-06-h200-b, call
-// 6). Experimental (not yet run).
+// wsWGMMARNMC2TS and wsWGMMARNSKTS (and rn_mc2n_ts 128x256): the same for
+// the 128x256 tiles in clusters along M and N and under stream-K, which the
+// H200's 1025…2048 tune chose for three of its eight buckets, rn_ts 128x256
+// for a fourth (docs/perf/2026-12-06-h200-b, call 6). Experimental (not yet
+// run).
 var (
 	wsWGMMARNTS     = wsReleaseNow(wsWGMMATS, "ws_wgmma_rn_ts")
 	wsWGMMARNMC2TS  = wsReleaseNow(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts")
