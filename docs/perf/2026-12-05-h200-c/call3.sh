@@ -11,7 +11,7 @@ for r in M:257:512 L:513:1024 X:1025:2048; do
   IFS=: read n lo hi <<< "$r"
   timeout 150 .gpu/autotune tune -shapes $D/corpus7.csv -min-m $lo -max-m $hi -vendor=false -reps 10 -event-calls 10 \
     -base $B -out /tmp/buckets-$n.yaml -report /tmp/rep -driver "$drv" > /tmp/tune-$n.log 2>&1; t tune-$n $?
-  tail -2 /tmp/tune-$n.log | tr '\r' '\n' | tail -1; rm -rf /tmp/rep
+  tail -2 /tmp/tune-$n.log | tr '\r' '\n' | tail -1; mv /tmp/rep/tune.csv /tmp/tune-$n.csv 2>/dev/null; rm -rf /tmp/rep  # every timing, kept
   [ -s /tmp/buckets-$n.yaml ] && B=/tmp/buckets-$n.yaml
 done
 cp $B $OUT/buckets-T.yaml; mkdir -p /tmp/o2; OUT2=$OUT; export OUT=/tmp/o2

@@ -18,6 +18,7 @@ for r in X:1025:2048:80 Y:2049:4096:100; do
   [ -s /tmp/buckets-$n.yaml ] && B=/tmp/buckets-$n.yaml
 done
 cp $B $OUT/buckets-T.yaml; cat /tmp/rep-*/*.md 2>/dev/null | gzip > $OUT/tune-report.md.gz
+tar czf $OUT/tune-csv.tgz -C /tmp $(cd /tmp && ls -d rep-*/tune.csv) 2>/dev/null  # every timing (the run on the H200 did not keep them)
 echo "routed 1025…4096 (kernel: entries):"; grep -A3 "min_m: 1025\|min_m: 2049" $OUT/buckets-T.yaml | grep "kernel:" | sed 's/.*gemmroute_sm90_//' | sort | uniq -c
 bash docs/perf/2026-12-05-h200-c/call2.sh $B $(( L - ($(date +%s) - s) ))  # README shapes into $OUT (peer, bench-N, bench-C)
 for f in bench-N bench-C; do echo "== $f"; [ -s $OUT/$f.csv ] && python3 docs/perf/2026-12-01-h200-mc/regimes.py $OUT/$f.csv; done

@@ -6,3 +6,4 @@ LIMIT=${LIMIT:-560} bash docs/perf/2026-12-05-h200-c/call3.sh
 for f in bench-N bench-C between-N between-C; do
   echo "== $f"; [ -s $OUT/$f.csv ] && python3 docs/perf/2026-12-01-h200-mc/regimes.py $OUT/$f.csv
 done
+tar czf $OUT/tune.tgz -C /tmp $(cd /tmp && ls tune-*.csv) 2>/dev/null  # every timing of the tune (the choices' losers too)
