@@ -262,11 +262,16 @@ var decodeMMA = family{
 // current one is converted (with ld_cached ptxas sinks them to their use,
 // leaving one stage in flight), weights past L1. Experimental: the model is
 // decode_mma's.
-var decodeMMAStream = func() family {
-	f := decodeMMA
-	f.name = "decode_mma_stream"
+var decodeMMAStream = renamed(decodeMMA, "decode_mma_stream")
+
+// renamed is family f under another name: a variant whose kernels differ
+// only in a template argument that nothing the generator, the filter or
+// the model reads depends on, or whose other differences the caller
+// applies to the copy.
+func renamed(f family, name string) family {
+	f.name = name
 	return f
-}()
+}
 
 // loadPolicy is decode_mma's LD template argument: how a register stage's
 // global loads are issued (global_load.cuh).

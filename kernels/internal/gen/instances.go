@@ -262,15 +262,14 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 3, kb: 1, mc2n: a.mc2n, ts: true})
 		}
 		// The three-stage TMA-store tiles with the consumers' release-now
-		// policy (ws_wgmma_rn_ts, ws_wgmma_rn_mc2n_ts; experimental: kbench
-		// instances of 128x256 and mc2n 256x160 passed check and memcheck
-		// and ran 3–5 % faster than their twins on an H100,
-		// docs/perf/2026-12-06-h200-b call 4).
-		// The 128x256 in clusters along M and N and under stream-K likewise
-		// (experimental, not yet run).
+		// policy (experimental: kbench instances of ts 128x256 and mc2n_ts
+		// 256x160 passed check and memcheck and ran 3–5 % faster than their
+		// twins on an H100, docs/perf/2026-12-06-h200-b call 4; the 128x256
+		// in clusters and under stream-K not yet run).
 		for _, a := range []wsWGMMAArgs{{bm: 128, bn: 256}, {bm: 256, bn: 160}, {bm: 256, bn: 160, mc2n: true},
 			{bm: 128, bn: 256, mc2: true}, {bm: 128, bn: 256, mc2n: true}, {bm: 128, bn: 256, sk: true}} {
-			experimental(wsWGMMAArgs{bm: a.bm, bn: a.bn, stages: 3, kb: 1, mc2: a.mc2, mc2n: a.mc2n, sk: a.sk, ts: true, rn: true})
+			a.stages, a.kb, a.ts, a.rn = 3, 1, true, true
+			experimental(a)
 		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need

@@ -97,11 +97,7 @@ var wsWGMMAMC2N = func() family {
 var (
 	wsWGMMATS     = wsTMAStore(wsFamily("ws_wgmma_ts", wsModel, rowScalings), true)
 	wsWGMMAMC2TS  = wsTMAStore(wsMulticast(wsFamily("ws_wgmma_mc2_ts", wsWGMMAMC2.model, nil)), true)
-	wsWGMMAMC2NTS = func() family {
-		f := wsWGMMAMC2N
-		f.name = "ws_wgmma_mc2n_ts"
-		return wsTMAStore(f, true)
-	}()
+	wsWGMMAMC2NTS = wsTMAStore(renamed(wsWGMMAMC2N, "ws_wgmma_mc2n_ts"), true)
 )
 
 // wsWGMMARNTS and wsWGMMARNMC2NTS: ws_wgmma_ts and ws_wgmma_mc2n_ts with
@@ -121,20 +117,14 @@ var (
 // H200's 1025…2048 tune chose for three of its eight buckets, rn_ts 128x256
 // for a fourth (docs/perf/2026-12-06-h200-b, call 6). Experimental (not yet
 // run).
+// The same descriptors as their twins: the policy changes when a stage is
+// given back, nothing the filter or the model reads.
 var (
-	wsWGMMARNTS     = wsReleaseNow(wsWGMMATS, "ws_wgmma_rn_ts")
-	wsWGMMARNMC2TS  = wsReleaseNow(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts")
-	wsWGMMARNMC2NTS = wsReleaseNow(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts")
-	wsWGMMARNSKTS   = wsReleaseNow(wsWGMMASKTS, "ws_wgmma_rn_sk_ts")
+	wsWGMMARNTS     = renamed(wsWGMMATS, "ws_wgmma_rn_ts")
+	wsWGMMARNMC2TS  = renamed(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts")
+	wsWGMMARNMC2NTS = renamed(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts")
+	wsWGMMARNSKTS   = renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts")
 )
-
-// wsReleaseNow is family f under the name of its release-now variant: the
-// same descriptor (the policy changes when a stage is given back, nothing
-// the filter or the model read).
-func wsReleaseNow(f family, name string) family {
-	f.name = name
-	return f
-}
 
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
 // tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
@@ -143,11 +133,7 @@ func wsReleaseNow(f family, name string) family {
 // staged. Why: at M = 1024, N = 4096 the register epilogue of the 128x256
 // tile costs 5.7 µs more than the TMA store at K = 64 and 6.9 µs at K =
 // 4096 (docs/perf/2026-12-04-h200, call 1). Experimental (not yet run).
-var wsWGMMASKTS = func() family {
-	f := wsWGMMASK
-	f.name = "ws_wgmma_sk_ts"
-	return wsTMAStore(f, true)
-}()
+var wsWGMMASKTS = wsTMAStore(renamed(wsWGMMASK, "ws_wgmma_sk_ts"), true)
 
 // wsTMAStore makes f a family whose kernels store D through TMA, with the
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
@@ -228,11 +214,7 @@ var (
 // 257…2048, where the shapes between powers of two leave the last token
 // tile partly past M (M = 1449: 87 of 128 rows). Experimental (not yet
 // run), as the large sh_ts tiles beside them.
-var wsWGMMASKShTS = func() family {
-	f := wsWGMMASKTS
-	f.name = "ws_wgmma_sk_sh_ts"
-	return f
-}()
+var wsWGMMASKShTS = renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts")
 
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
