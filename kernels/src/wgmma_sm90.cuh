@@ -1,6 +1,6 @@
 // wgmma_sm90.cuh — sm_90a warpgroup primitives as inline PTX: wgmma.mma_async
 // m64nNk16 (bf16, f16) and m64nNk32 (e4m3) for N = 16, 32, 64, 96, 104, 128, 136,
-// 152, 160, 176, 192, 208, 256
+// 152, 160, 176, 192, 208, 224, 256
 // (both operands K-major in shared memory, fp32 accumulate), its fences, and
 // the shared-memory matrix descriptor of the 128-byte swizzle. Either way one
 // wgmma consumes 32 bytes of each operand row.
@@ -47,7 +47,8 @@ template <int N> __device__ __forceinline__ void pin_registers(float (&d)[N]) {
 // 16w + l/4 + 8(e/2), column 8i + 2(l%4) + e%2 — mma.sync's C layout for n8
 // block i. (104 … 208: the token widths that fit M's tiles to the waves, as
 // cuBLAS's nvjet 128x136 at M = 513; 160: a consumer's half of cuBLAS's
-// 320-row weight tile at large M.) The operand lists below are written out per N (PTX names every
+// 320-row weight tile at large M; 224: the weight width that fits
+// M = 1024's 128-token tiles on 14336 rows to 3.9 waves of 132 SMs.) The operand lists below are written out per N (PTX names every
 // accumulator register).
 template <typename T, int N> struct wgmma;
 
@@ -78,6 +79,8 @@ template <typename T, int N> struct wgmma;
 #define GR_WGMMA_OUT_192 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88)
 #define GR_WGMMA_OPS_208 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103}, %104, %105"
 #define GR_WGMMA_OUT_208 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88), GR_O8(96)
+#define GR_WGMMA_OPS_224 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111}, %112, %113"
+#define GR_WGMMA_OUT_224 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88), GR_O8(96), GR_O8(104)
 #define GR_WGMMA_OPS_256 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129"
 #define GR_WGMMA_OUT_256 GR_O8(0), GR_O8(8), GR_O8(16), GR_O8(24), GR_O8(32), GR_O8(40), GR_O8(48), GR_O8(56), GR_O8(64), GR_O8(72), GR_O8(80), GR_O8(88), GR_O8(96), GR_O8(104), GR_O8(112), GR_O8(120)
 // run_first is run with d's old values ignored (d = A·Bᵀ: scale-d false),
@@ -102,7 +105,7 @@ template <typename T, int N> struct wgmma;
   GR_WGMMA(T, PTX, K, TAIL, 96) GR_WGMMA(T, PTX, K, TAIL, 104) GR_WGMMA(T, PTX, K, TAIL, 128)                \
   GR_WGMMA(T, PTX, K, TAIL, 136) GR_WGMMA(T, PTX, K, TAIL, 152) GR_WGMMA(T, PTX, K, TAIL, 160)              \
   GR_WGMMA(T, PTX, K, TAIL, 176) GR_WGMMA(T, PTX, K, TAIL, 192) GR_WGMMA(T, PTX, K, TAIL, 208)              \
-  GR_WGMMA(T, PTX, K, TAIL, 256)
+  GR_WGMMA(T, PTX, K, TAIL, 224) GR_WGMMA(T, PTX, K, TAIL, 256)
 GR_WGMMA_ALL_N(__nv_bfloat16, "bf16", "k16", ", p, 1, 1, 0, 0")
 GR_WGMMA_ALL_N(__half, "f16", "k16", ", p, 1, 1, 0, 0")
 #if defined(GR_HOPPER)
@@ -138,6 +141,8 @@ GR_WGMMA_ALL_N(__nv_fp8_e4m3, "e4m3", "k32", ", p, 1, 1")
 #undef GR_WGMMA_OUT_176
 #undef GR_WGMMA_OPS_208
 #undef GR_WGMMA_OUT_208
+#undef GR_WGMMA_OPS_224
+#undef GR_WGMMA_OUT_224
 #undef GR_O8
 #undef GR_O4
 

@@ -271,6 +271,18 @@ func instanceList() []instance {
 			a.stages, a.kb, a.ts, a.rn = 3, 1, true, true
 			experimental(a)
 		}
+		// 128 tokens x 224 weight rows, three stages beside the TMA store's
+		// 56 KB of staging: at M = 1024 on 14336 rows, 512 tiles are 3.88
+		// waves of 132 SMs where the 128x256's 448 are 3.39 (four tiles on
+		// the busiest SM either way, each an eighth smaller), as cuBLAS's
+		// nvjet 128x176 fits 4.97 waves there; the 128x256 family's best ran
+		// 177–186 µs against cuBLAS's 159 on an H100
+		// (docs/perf/2026-12-06-h200-c, call 1). With and without
+		// release-now, and in clusters along M (experimental, not yet run).
+		experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true})
+		for _, mc2 := range []bool{false, true} {
+			experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true, rn: true, mc2: mc2})
+		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
 		// more blocks than tiles. Experimental (passed kbench check, memcheck

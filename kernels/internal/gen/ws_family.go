@@ -413,7 +413,7 @@ func (a wsWGMMAArgs) family() *family {
 // wgmmaN are the N that wgmma_sm90.cuh writes operand lists for: powers of
 // two, 96, the wave-fitted token widths 104…208 and 160 (BM = 256's
 // weight side at large M).
-var wgmmaN = []int{16, 32, 64, 96, 104, 128, 136, 152, 160, 176, 192, 208, 256}
+var wgmmaN = []int{16, 32, 64, 96, 104, 128, 136, 152, 160, 176, 192, 208, 224, 256}
 
 // rows is wgmma's 64-row side of the tile, cols its N.
 func (a wsWGMMAArgs) rows() int {
