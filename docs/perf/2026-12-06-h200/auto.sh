@@ -6,6 +6,9 @@
 # next kernel-level script when that has run.
 # usage: bash auto.sh H200-SCRIPT [ARGS...]
 set -uo pipefail
+# The binaries travel xz-compressed (.gpu-bin/bins.txz, 12 MB against gzip's 22: the carry and the tree must fit
+# 64 MiB); the scripts' own `tar xzf .gpu-bin/bins.tgz` then unpacks the shape lists and the peer script only.
+[ -f .gpu-bin/bins.txz ] && python3 -c "import tarfile; tarfile.open('.gpu-bin/bins.txz').extractall()"
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $g"
 case "$g" in
   *H200*) bash "$@" ;;
