@@ -364,6 +364,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_r
 extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -737,6 +743,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_r
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }

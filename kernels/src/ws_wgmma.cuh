@@ -56,7 +56,9 @@
 // consumer's epilogue overlaps the other's main loop; the empty barriers
 // then count one arrival, and a turn barrier per consumer keeps the two
 // within one round of the ring. It pays only with a persistent grid (≥ 2
-// tiles per block); under the dispatch grid one consumer would idle.
+// tiles per block); under the dispatch grid one consumer would idle. With
+// the TMA-store epilogue its two 64-row blocks go out through the
+// consumer's staging buffer in turn, as BM = 256's do.
 // MC = 2 (multicast clusters): the kernel is compiled with
 // __cluster_dims__(2, 1, 1) and launched persistent (gridDim.x even); the
 // two blocks of a cluster take M tiles 2g and 2g + 1 of one N tile (a tile
@@ -155,7 +157,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
   static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
-  static_assert(!EPI::tma_store || (!PP && sizeof(TOut) == 2), "TMA-stored D: no ping-pong, 16-bit D");
+  static_assert(!EPI::tma_store || sizeof(TOut) == 2, "TMA-stored D: 16-bit D");
   // consumer budget; the producer keeps 40 (40 + C·REGS ≤ 512 per thread of a warpgroup column)
   constexpr int REGS = CONSUMERS == 3 ? 152 : CONSUMERS == 2 ? 232 : 240;
   extern __shared__ __align__(1024) unsigned char gr_smem_ws[];
@@ -369,13 +371,13 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
           staged = true;
         }
       if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
-    } else if constexpr (PP) {  // this consumer's whole tile: two 64-row blocks
+    } else if constexpr (PP && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
       ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
       ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
-    } else if constexpr (MW == 2) {  // BM = 256: this consumer's rows 128c…, two 64-row blocks
+    } else if constexpr (MW == 2) {  // two 64-row blocks: PP (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
 #pragma unroll
       for (int w = 0; w < 2; ++w) {
-        const int64_t m0 = row_base + c * 128 + 64 * w;
+        const int64_t m0 = row_base + (PP ? 0 : c * 128) + 64 * w;
         bool staged = false;  // the staging buffer takes the blocks in turn
         if constexpr (EPI::tma_store)
           if (p.split_k == 1) {

@@ -106,6 +106,8 @@
   X(ws_wgmma_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 193536) \
   X(ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 193536) \
   X(ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16, __nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 193536) \
+  X(ws_wgmma_pp_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
+  X(ws_wgmma_pp_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_il_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 201728) \
   X(ws_wgmma_il_bf16_bf16_f32_tn_128x64x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16, __half, __half, 128, 256, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
@@ -212,6 +214,8 @@
   X(ws_wgmma_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16, __half, __half, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 193536) \
   X(ws_wgmma_rn_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16, __half, __half, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 193536) \
   X(ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16, __half, __half, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now, 384, 193536) \
+  X(ws_wgmma_pp_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16, __half, __half, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
+  X(ws_wgmma_pp_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16, __half, __half, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_il_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 201728) \
   X(ws_wgmma_il_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 197632)
 #define GR_WS_E4M3_BF16(X) \

@@ -283,6 +283,12 @@ func instanceList() []instance {
 		for _, mc2 := range []bool{false, true} {
 			experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true, rn: true, mc2: mc2})
 		}
+		// The ping-pong 128x128 with the TMA-store epilogue, alone and in
+		// clusters along M: five stages beside the two consumers' 16 KB
+		// staging buffers (experimental, not yet run).
+		for _, mc2 := range []bool{false, true} {
+			experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 5, kb: 1, pp: true, ts: true, mc2: mc2})
+		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
 		// more blocks than tiles. Experimental (passed kbench check, memcheck

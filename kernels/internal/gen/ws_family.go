@@ -100,6 +100,20 @@ var (
 	wsWGMMAMC2NTS = wsTMAStore(renamed(wsWGMMAMC2N, "ws_wgmma_mc2n_ts"), true)
 )
 
+// wsWGMMAPPTS and wsWGMMAPPMC2TS: the ping-pong consumers (alone and in
+// clusters along M) with the TMA-store epilogue, each consumer's two 64-row
+// blocks through its staging buffer in turn. Why: at M = 1024 × 14336 ×
+// 4096 the cooperative 128x224 (both consumers on one tile, so both stop
+// for its epilogue) spent ≈ 7 k cycles a tile with the tensor cores idle,
+// cuBLAS ≈ 1.2 k (docs/perf/2026-12-06-h200-c, call 3, H100); ping-pong
+// hides one consumer's epilogue behind the other's main loop, and the
+// register-epilogue twin ran 175 µs there, level with our best.
+// Experimental (not yet run).
+var (
+	wsWGMMAPPTS    = wsTMAStore(renamed(wsWGMMAPP, "ws_wgmma_pp_ts"), true)
+	wsWGMMAPPMC2TS = wsTMAStore(renamed(wsWGMMAPPMC2, "ws_wgmma_pp_mc2_ts"), true)
+)
+
 // wsWGMMARNTS and wsWGMMARNMC2NTS: ws_wgmma_ts and ws_wgmma_mc2n_ts with
 // REL = gr::ws_release_now (ws_ring.cuh): a consumer gives its stage back
 // once the k-tile's own wgmma retire rather than one k-tile later, a stage
@@ -374,6 +388,10 @@ func (a wsWGMMAArgs) family() *family {
 		return &wsWGMMASKTS
 	case a.ts && a.mc2n:
 		return &wsWGMMAMC2NTS
+	case a.ts && a.pp && a.mc2:
+		return &wsWGMMAPPMC2TS
+	case a.ts && a.pp:
+		return &wsWGMMAPPTS
 	case a.ts && a.mc2:
 		return &wsWGMMAMC2TS
 	case a.ts:
@@ -503,8 +521,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
 	case a.sk && (a.pp || a.mc2 || a.b128):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.pp || a.rp || !a.swap && a.bn%32 != 0 || a.sk && a.b128):
-		return errors.New("TMA-stored D: no ping-pong or repack, BN a multiple of the 32-column box (swap: any BM)")
+	case a.ts && (a.rp || !a.swap && a.bn%32 != 0 || a.sk && a.b128):
+		return errors.New("TMA-stored D: no repack, BN a multiple of the 32-column box (swap: any BM)")
 	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
 	case a.sh && (!a.ts || a.fp8 || a.pp || a.mc2 || a.mc2n || a.rp || a.il || a.b128 || a.sk && a.swap):
