@@ -145,7 +145,7 @@ func TestArgsChecks(t *testing.T) {
 		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                        // no registers to promote
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true},              // ping-pong cannot promote
 		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
-		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true},               // TMA store in ping-pong
+		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true, rn: true},     // release-now in ping-pong
 		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, rp: true, ts: true},               // TMA store of a repack kernel (not yet)
 		wsWGMMAArgs{bm: 128, bn: 16, stages: 4, kb: 1, ts: true},                          // BN not whole 32-column boxes
 	} {
