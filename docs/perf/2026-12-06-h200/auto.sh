@@ -3,8 +3,8 @@
 # on the first H100 (h100/), callK.sh and call4c.sh on the second (../2026-12-06-h200-b/h100/), callK2.sh on the
 # third (../2026-12-06-h200-b/h100-2/), callG.sh on the fourth (h100-3/), callE.sh on the fifth (h100-4/), callG2.sh
 # on the sixth (h100-5/). Fifteenth (../2026-12-06-h200-c/): callH.sh … callH6.sh and callG3.sh on its first seven
-# H100s (h100/ … h100-7/), nothing on the eighth to tenth, callH7.sh on the eleventh (h100-11/), nothing on the twelfth and thirteenth; now callN.sh (nvcc 13.0 against 12.4
-# on the e4m3 kernels).
+# H100s (h100/ … h100-7/), nothing on the eighth to tenth, callH7.sh on the eleventh (h100-11/), nothing on the twelfth and thirteenth, callN.sh on the
+# fourteenth (h100-15/). On another card it now runs nothing: give it the next kernel-level script first.
 # usage: bash auto.sh H200-SCRIPT [ARGS...]
 set -uo pipefail
 # The binaries travel xz-compressed (.gpu-bin/bins.txz, 12 MB against gzip's 22: the carry and the tree must fit
@@ -13,5 +13,5 @@ set -uo pipefail
 g=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $g"
 case "$g" in
   *H200*) bash "$@" ;;
-  *) echo "not the H200: running callN.sh"; bash docs/perf/2026-12-06-h200-c/callN.sh ;;
+  *) echo "not the H200: nothing run" ;;
 esac
