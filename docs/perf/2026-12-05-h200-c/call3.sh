@@ -7,7 +7,7 @@ tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%
 D=docs/perf/2026-12-02-h200-c; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
 B=buckets.yaml
-for r in M:257:512 L:513:1024 X:1025:2048; do
+for r in ${RANGES:-M:257:512 L:513:1024 X:1025:2048}; do  # RANGES: name:lo:hi … (default: all three)
   IFS=: read n lo hi <<< "$r"
   timeout 150 .gpu/autotune tune -shapes $D/corpus7.csv -min-m $lo -max-m $hi -vendor=false -reps 10 -event-calls 10 \
     -base $B -out /tmp/buckets-$n.yaml -report /tmp/rep -driver "$drv" > /tmp/tune-$n.log 2>&1; t tune-$n $?
