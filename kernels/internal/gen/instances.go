@@ -175,7 +175,8 @@ func instanceList() []instance {
 		// TMA store at K = 64 (11.03 against 5.34 µs; cuBLAS 4.70) and 6.9
 		// µs at K = 4096 (docs/perf/2026-12-04-h200, call 1). Same stages as
 		// the register twins where the staging buffer fits, one fewer where
-		// it does not (experimental, not yet run).
+		// it does not (experimental; correct through the engine on an
+		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, a := range []wsWGMMAArgs{
 			{bm: 128, bn: 128, stages: 6}, {bm: 128, bn: 128, stages: 6, mc2: true}, {bm: 128, bn: 64, stages: 8},
 			{bm: 64, bn: 64, stages: 12, mc2n: true},
@@ -185,18 +186,21 @@ func instanceList() []instance {
 			experimental(a)
 		}
 		// The 96-wide mid-M tiles (qkv M = 33…128), storing D in three boxes
-		// of 32 columns (64-byte swizzle; experimental, not yet run).
+		// of 32 columns (64-byte swizzle; experimental; correct through the
+		// engine on an H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
 		}
 		// The swap tiles the M = 17…256 buckets route to, with the TMA store
-		// (ws_wgmma_swap_ts, experimental, not yet run).
+		// (ws_wgmma_swap_ts, experimental; correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, ts: true})
 		}
 		// and their stream-K twins (ws_wgmma_swap_sk_ts: K split in the
 		// kernel, fixed-order sums, the finished tile stored by TMA), for the
-		// mid-M buckets that split K (experimental, not yet run)
+		// mid-M buckets that split K (experimental; correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7)
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true, ts: true})
 		}
@@ -216,7 +220,8 @@ func instanceList() []instance {
 		}
 		// and the large tiles of M ≥ 257, alone and stream-K (ws_wgmma_sh_ts
 		// 128x256, 128x192; ws_wgmma_sk_sh_ts 128x256, 128x192, 128x128;
-		// experimental, not yet run)
+		// experimental; correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7)
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
 		}
@@ -233,7 +238,8 @@ func instanceList() []instance {
 		// 4 × 32 tiles; M = 1025 192x176, 6 × 22; qkv M = 513 256x104), where
 		// our 128-row token tiles compute 640 rows for 513. BN = 192 is three
 		// consumers. Stages: as many as fit beside the staging buffer.
-		// Experimental (not yet run).
+		// Experimental (correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{104, 128, 6}, {136, 128, 5}, {152, 128, 5}, {176, 128, 4}, {208, 128, 4}, {104, 192, 5}, {136, 192, 4}, {176, 192, 3}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, wf: true})
 		}
@@ -244,7 +250,8 @@ func instanceList() []instance {
 		// 2026-12-02-h200-d call 1: its warps wait at the tensor pipe's
 		// issue, ours at our own chain's completion). Register and TMA-store
 		// epilogues, alone and in clusters along N sharing the 32 KB token
-		// box (experimental, not yet run).
+		// box (experimental; correct through the engine on an
+		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
 			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n})
 			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n, ts: true})
@@ -256,7 +263,8 @@ func instanceList() []instance {
 		// at 93 % and our 128x256 at 79 % (docs/perf/2026-12-06-h200, H100).
 		// Four stages of 52 KB with the register epilogue, three beside the
 		// TMA store's 40 KB of staging; alone and in clusters along N
-		// (experimental, not yet run).
+		// (experimental; correct through the engine on an
+		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
 			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 4, kb: 1, mc2n: a.mc2n})
 			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 3, kb: 1, mc2n: a.mc2n, ts: true})
@@ -265,7 +273,8 @@ func instanceList() []instance {
 		// policy (experimental: kbench instances of ts 128x256 and mc2n_ts
 		// 256x160 passed check and memcheck and ran 3–5 % faster than their
 		// twins on an H100, docs/perf/2026-12-06-h200-b call 4; the 128x256
-		// in clusters and under stream-K not yet run).
+		// in clusters and under stream-K correct there too,
+		// docs/perf/2026-12-06-h200-c call 1).
 		for _, a := range []wsWGMMAArgs{{bm: 128, bn: 256}, {bm: 256, bn: 160}, {bm: 256, bn: 160, mc2n: true},
 			{bm: 128, bn: 256, mc2: true}, {bm: 128, bn: 256, mc2n: true}, {bm: 128, bn: 256, sk: true}} {
 			a.stages, a.kb, a.ts, a.rn = 3, 1, true, true
@@ -278,14 +287,19 @@ func instanceList() []instance {
 		// nvjet 128x176 fits 4.97 waves there; the 128x256 family's best ran
 		// 177–186 µs against cuBLAS's 159 on an H100
 		// (docs/perf/2026-12-06-h200-c, call 1). With and without
-		// release-now, and in clusters along M (experimental, not yet run).
+		// release-now, and in clusters along M. Experimental: correct on
+		// H100s (calls 2 and 18 there), no faster at M = 1024 than the
+		// 128x256 under stream-K (177.3 against 169.9 µs, call 2).
 		experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true})
 		for _, mc2 := range []bool{false, true} {
 			experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true, rn: true, mc2: mc2})
 		}
 		// The ping-pong 128x128 with the TMA-store epilogue, alone and in
 		// clusters along M: five stages beside the two consumers' 16 KB
-		// staging buffers (experimental, not yet run).
+		// staging buffers. Experimental: correct on an H100 and the H200,
+		// 0.92× the register twin's time at M = 1024 and 4096 (call 4
+		// there), the fastest kernel of the H200's tune at Llama-3-8B down
+		// M = 512 (80.2 µs, call 18).
 		for _, mc2 := range []bool{false, true} {
 			experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 5, kb: 1, pp: true, ts: true, mc2: mc2})
 		}
@@ -300,7 +314,8 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, il: true})
 		}
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
-		// above, on the repack kernel's copies (experimental, not yet run).
+		// above, on the repack kernel's copies (experimental; correct through the engine on an
+		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {
 			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, rp: true})
 		}
@@ -332,7 +347,8 @@ func e4m3Instances() []instance {
 		for _, c := range [][5]int{{8, 16, 8, 2, 1}, {16, 16, 8, 2, 1}, {8, 16, 8, 2, 2}, {16, 16, 8, 2, 2}, {16, 32, 4, 1, 2}, {16, 32, 8, 1, 2}} {
 			add(decodeMMAArgs{bm: c[0], bn: c[1], warps: c[2], u: c[3], lv: c[4], fp8: true})
 		}
-		// decode_mma_stream (experimental, not yet run on a GPU): two register
+		// decode_mma_stream (experimental; correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7 on a GPU): two register
 		// stages really in flight, 128-byte row segments (LV = 2), 4 warps so
 		// that N = 4096 fits its 256 blocks in one wave; 8×32 converts each
 		// token vector once for two row groups.
@@ -347,14 +363,16 @@ func e4m3Instances() []instance {
 			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true})
 		}
 		// stream-K e4m3 swap tiles for mid M (issue 20 item 4; experimental,
-		// not yet run): the 16-bit stream-K kernels' policy, promotion as above.
+		// correct through the engine on an H100, docs/perf/2026-12-06-h200-c
+		// call 7): the 16-bit stream-K kernels' policy, promotion as above.
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
 				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, sk: true}})
 		}
 		// The mid-M tiles of one block per SM that the 16-bit kernels measured
 		// best at M = 33…256 (docs/perf/2026-12-02-h200-b), in e4m3
-		// (experimental, not yet run): 64 tokens × 96 weight rows with one
+		// (experimental; correct through the engine on an H100,
+		// docs/perf/2026-12-06-h200-c call 7): 64 tokens × 96 weight rows with one
 		// consumer, 128 × 96.
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,

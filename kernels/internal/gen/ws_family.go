@@ -108,7 +108,8 @@ var (
 // cuBLAS ≈ 1.2 k (docs/perf/2026-12-06-h200-c, call 3, H100); ping-pong
 // hides one consumer's epilogue behind the other's main loop, and the
 // register-epilogue twin ran 175 µs there, level with our best.
-// Experimental (not yet run).
+// Experimental: correct, 0.92× the register `ws_wgmma_pp`'s time and no
+// faster than `ws_wgmma_pp_mc2` (docs/perf/2026-12-06-h200-c, call 4).
 var (
 	wsWGMMAPPTS    = wsTMAStore(renamed(wsWGMMAPP, "ws_wgmma_pp_ts"), true)
 	wsWGMMAPPMC2TS = wsTMAStore(renamed(wsWGMMAPPMC2, "ws_wgmma_pp_mc2_ts"), true)
@@ -129,8 +130,8 @@ var (
 // wsWGMMARNMC2TS and wsWGMMARNSKTS (and rn_mc2n_ts 128x256): the same for
 // the 128x256 tiles in clusters along M and N and under stream-K, which the
 // H200's 1025…2048 tune chose for three of its eight buckets, rn_ts 128x256
-// for a fourth (docs/perf/2026-12-06-h200-b, call 6). Experimental (not yet
-// run).
+// for a fourth (docs/perf/2026-12-06-h200-b, call 6). Experimental: correct
+// on an H100 (docs/perf/2026-12-06-h200-c, call 1).
 // The same descriptors as their twins: the policy changes when a stage is
 // given back, nothing the filter or the model reads.
 var (
@@ -146,7 +147,8 @@ var (
 // stay fp32 in the workspace (ws_streamk.cuh); only the finished tile is
 // staged. Why: at M = 1024, N = 4096 the register epilogue of the 128x256
 // tile costs 5.7 µs more than the TMA store at K = 64 and 6.9 µs at K =
-// 4096 (docs/perf/2026-12-04-h200, call 1). Experimental (not yet run).
+// 4096 (docs/perf/2026-12-04-h200, call 1). Experimental (a measured table entry
+// routes to it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASKTS = wsTMAStore(renamed(wsWGMMASK, "ws_wgmma_sk_ts"), true)
 
 // wsTMAStore makes f a family whose kernels store D through TMA, with the
@@ -164,7 +166,8 @@ func wsTMAStore(f family, persistent bool) family {
 // take the register path. Why: the swap tiles serve M = 17…256, where the
 // non-swap tiles' TMA store gained 2–3 µs (docs/perf/2026-12-04-h200, call
 // 2), and their register epilogue writes one 2-byte element a store.
-// Dispatch grid, as its register twin. Experimental (not yet run).
+// Dispatch grid, as its register twin. Experimental (a measured table entry
+// routes to it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
 
 // wsWGMMASwapWFTS: ws_wgmma_swap_ts with a wave-fitted token side (104,
@@ -176,7 +179,8 @@ var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, row
 // 640 rows for 513. A family of its own for the model: tiles of the large-M
 // size, read in ws_wgmma's grouped raster, so the tiled model (the swap
 // model counts a weight pass per token tile and a 0.6 rate share, and the
-// tuner would prune them). Experimental (not yet run).
+// tuner would prune them). Experimental (a measured table entry routes to
+// it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASwapWFTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_wf_ts", wsModel, rowScalings))
 
 // waveFitted are the token widths of ws_wgmma_swap_wf_ts.
@@ -186,7 +190,8 @@ var waveFitted = []int{104, 136, 152, 176, 208}
 // blocks, summed in the kernel in a fixed order) with the TMA store of the
 // finished tile: the mid-M routes that split K today (o at M = 64…128,
 // ×0.79–0.81 of cuBLAS) pay the fp32 partials' round trip through the
-// workspace and a second launch. Experimental (not yet run).
+// workspace and a second launch. Experimental (a measured table entry
+// routes to it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
 
 // wsWGMMASwapMC2 and wsWGMMASwapMC2TS: ws_wgmma_swap and ws_wgmma_swap_ts
@@ -226,8 +231,8 @@ var (
 // wsWGMMASKShTS: ws_wgmma_sk_ts under ws_stream_k_shift, the stream-K walk
 // with the last token tile shifted as above: the tiles that serve M =
 // 257…2048, where the shapes between powers of two leave the last token
-// tile partly past M (M = 1449: 87 of 128 rows). Experimental (not yet
-// run), as the large sh_ts tiles beside them.
+// tile partly past M (M = 1449: 87 of 128 rows). Experimental, as the large
+// sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASKShTS = renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts")
 
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
@@ -243,8 +248,9 @@ func wsSwapTMAStore(f family) family {
 // the 16-bit kernels'). The e4m3 kernels at M ≥ 1024 run at 0.6–0.76× of
 // _scaled_mm, where the register epilogue's 5.7 µs (16-bit, M = 1024, N =
 // 4096: docs/perf/2026-12-04-h200, call 1) is a larger share of a GEMM half
-// as long. Experimental (not yet run), as the per-tensor and per-row e4m3
-// TMA-store instances of ws_wgmma_ts and ws_wgmma_swap_ts.
+// as long. Experimental, as the per-tensor and per-row e4m3 TMA-store
+// instances of ws_wgmma_ts and ws_wgmma_swap_ts (a measured table entry
+// routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var (
 	wsWGMMAB128TS     = wsTMAStore(wsFamily("ws_wgmma_b128_ts", wsModel, []kernels.Scaling{kernels.ScalingBlock}), true)
 	wsWGMMASwapB128TS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_b128_ts", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock}))
@@ -280,7 +286,8 @@ var wsWGMMAIL = func() family {
 // kernels for problems whose pointers, leading dimensions or K rule out TMA
 // (N = 769, K = 5125 ran on the cp.async kernels at 0.52–0.81 of cuBLAS on
 // the H200): the plan's first launch copies A and B to the workspace at a
-// 16-byte pitch (repack.cuh). Experimental: not yet run on a GPU.
+// 16-byte pitch (repack.cuh). Experimental (a measured table entry routes to
+// them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var (
 	wsWGMMARP       = wsRepack(wsFamily("ws_wgmma_rp", wsModel, nil))
 	wsWGMMASwapRP   = wsRepack(wsFamily("ws_wgmma_swap_rp", wsSwapModel, nil))
