@@ -372,6 +372,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
         }
       if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
     } else if constexpr (PP && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
+      // (apart from the MW == 2 loop below, which computes the same stores: folded into it, the
+      // register ping-pong compiles to other code, and its table entries lose their digests)
       ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
       ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
     } else if constexpr (MW == 2) {  // two 64-row blocks: PP (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
