@@ -43,21 +43,11 @@
 
 // ---- instances ----------------------------------------------------------------
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
-// pdl_enter: under programmatic dependent launch (KB_PDL=1, launch below) a
-// block waits here until the kernel before it has ended and its writes are
-// visible, then lets the next kernel launch (it starts once every block of
-// this one has passed here or ended, and waits in turn). Without the launch
-// attribute both instructions return at once.
-__device__ __forceinline__ void pdl_enter() {
-  asm volatile("griddepcontrol.wait;\n" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-}
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
 #define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                         \
   extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
-    pdl_enter();                                                                                       \
     gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                  \
   }
 typedef __nv_bfloat16 bf16;
@@ -192,8 +182,6 @@ static void prepare(gr_gemm_params &p, const Inst &in, int split) {
   encode_kmajor(&p.tma_b, in.f16, p.b, p.k, p.n, p.ldb, in.mcn ? in.bn : in.bn / in.mc);
   if (in.ts) encode_d(p, in.f16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, in.swap, in.bm, in.bn);
 }
-// g_pdl (KB_PDL=1): our kernels launched with programmatic dependent launch.
-static const bool g_pdl = getenv("KB_PDL") && atoi(getenv("KB_PDL")) == 1;
 // launch: persistent = one block per SM at most (else the dispatch grid).
 static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
@@ -204,16 +192,7 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
     const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;
     grid = dim3((unsigned)(in.mc * (persistent ? std::min<int64_t>(groups, sms / in.mc) : groups)), 1, 1);
   }
-  if (g_pdl) {  // KB_PDL=1: programmatic dependent launch (see pdl_enter)
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid, cfg.blockDim = dim3(in.threads, 1, 1), cfg.dynamicSmemBytes = in.smem, cfg.stream = s;
-    cfg.attrs = at, cfg.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&cfg, in.fn, p));
-  } else
-    in.fn<<<grid, in.threads, in.smem, s>>>(p);
+  in.fn<<<grid, in.threads, in.smem, s>>>(p);
   if (p.split_k > 1) {
     int blocks = (int)std::min<int64_t>(cdiv(p.m * p.n, 256), sms * 8);
     (in.f16 ? reduce_f16 : reduce_bf16)<<<blocks, 256, 0, s>>>(p);
@@ -481,9 +460,7 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
           cub += us / 2;
         else if (us < best)
           best = us, bestn = cand_name(c);
-        if (all_cands)
-          printf("   %-40s M=%-5lld N=%-6lld K=%-6lld %9.2f us  (R=%d, edges %zu, programmatic %zu)\n", cand_name(c).c_str(), (long long)m,
-                 (long long)n, (long long)k, us, R, g_edges, g_prog_edges);
+        if (all_cands) printf("   %-40s M=%-5lld N=%-6lld K=%-6lld %9.2f us  (R=%d)\n", cand_name(c).c_str(), (long long)m, (long long)n, (long long)k, us, R);
       }
       printf("%6lldx%-7lld %6lld %10.2f %10.2f %7.3f %6.1f%%  %s  (cublas %.1f%%)\n", (long long)n, (long long)k, (long long)m, best,
              cub, cub / best, 100 * roof / best, bestn.c_str(), 100 * roof / cub);

@@ -129,20 +129,6 @@ static bool d_ok(const void *d, int64_t ldc, int64_t n) {
   return ((uintptr_t)d & 15) == 0 && (ldc * 2) % 16 == 0 && (n * 2) % 16 == 0;
 }
 
-// g_edges, g_prog_edges: the last captured graph's dependency edges, and how
-// many of them are programmatic (a kernel launched with programmatic
-// dependent launch: it may start before the kernel before it has ended).
-static size_t g_edges, g_prog_edges;
-static void graph_edges(cudaGraph_t g) {
-  size_t n = 0;
-  CK(cudaGraphGetEdges_v2(g, nullptr, nullptr, nullptr, &n));
-  std::vector<cudaGraphNode_t> from(n), to(n);
-  std::vector<cudaGraphEdgeData> data(n);
-  if (n) CK(cudaGraphGetEdges_v2(g, from.data(), to.data(), data.data(), &n));
-  g_edges = n, g_prog_edges = 0;
-  for (auto &d : data) g_prog_edges += d.type == cudaGraphDependencyTypeProgrammatic;
-}
-
 // replay_us captures R calls of launch(r, s) in one CUDA graph and returns the
 // per-call µs: median of 25 replays after 3 warm-ups.
 template <typename F>
@@ -152,7 +138,6 @@ static double replay_us(cudaStream_t s, int R, F launch) {
   CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   for (int r = 0; r < R; ++r) launch(r, s);
   CK(cudaStreamEndCapture(s, &g));
-  graph_edges(g);
   CK(cudaGraphInstantiate(&ge, g, 0));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
