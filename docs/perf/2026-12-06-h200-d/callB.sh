@@ -30,6 +30,7 @@ for (n, m, tab) in sorted(k for k in g if k[2] == 'C'):
     print('%-20s M=%-5d committed %7.2f  spliced %7.2f  T/C speedup x%.3f  cublas %7.2f  %s -> %s' % (n, m, cu, tu, cu / tu, pu, c[0][2][:40], t[0][2][:40]))
 for k, v in lg.items(): print('%-22s geomean x%.3f over %d' % (k, math.exp(sum(v) / len(v)), len(v)))
 PY
+(cd $OUT && tar czf L.tgz L-C1.csv L-T1.csv L-C2.csv L-T2.csv peer-L.csv && rm L-C1.csv L-T1.csv L-C2.csv L-T2.csv peer-L.csv)  # ≤ 8 files back
 left=$(( L - ($(date +%s) - s) - 10 ))
 [ $left -gt 120 ] && LIMIT=$left bash docs/perf/2026-12-05-h200-c/f16-bcd.sh
 echo "total $(( $(date +%s) - s )) s"
