@@ -34,8 +34,10 @@ heuristic algorithms (up to 8 per bucket) are candidates too, where the library 
 on every device (-vendor=false: our kernels only); one that wins is recorded
 as the bucket's vendor algorithm, beside our kernels' own choice there (which
 runs where cuBLASLt cannot). -base-routes times, of our kernels, only what
--base routes each bucket to: a short run that adds vendor routes to a tuned
-table. Default entries are chosen over the aligned weights
+-base routes each bucket to and the bucket's recorded runner-up: a short run
+that adds vendor routes to a tuned table, or with -vendor=false measures a
+table's routes again after a kernel change (the changed kernels' buckets get
+their new digests and times; the choice is re-made between the two). Default entries are chosen over the aligned weights
 together. The entries are merged into -base and written atomically to -out;
 -report writes tune.md, tune.csv and roofline plots.
 
@@ -51,9 +53,6 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			}
 			if f.out == "" {
 				return std.usageErr("tune", "-out is required")
-			}
-			if f.baseRoutes && !f.vendor {
-				return std.usageErr("tune", "-base-routes times cuBLASLt beside -base's routes: it needs -vendor")
 			}
 			inputs := append(f.inputs(), f.peer)
 			if err := fileio.CheckNotInput(f.out, inputs...); err != nil {
@@ -156,7 +155,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 	}
 	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16, f16, e4m3 per-tensor) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
 	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
-	fs.BoolVar(&f.baseRoutes, "base-routes", false, "of our kernels, time only the kernel and split-K -base routes each weight and bucket to, beside cuBLASLt's algorithms: adds vendor routes to a tuned table in a short run (needs -vendor)")
+	fs.BoolVar(&f.baseRoutes, "base-routes", false, "of our kernels, time only the kernel and split-K -base routes each weight and bucket to and its recorded runner-up: with -vendor, adds cuBLASLt routes to a tuned table in a short run; with -vendor=false, measures the routes again after a kernel change")
 }
 
 // tableMatch counts t's buckets against cfg's kernels and the measurers'

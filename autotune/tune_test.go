@@ -109,6 +109,39 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	assert.Contains(t, again, "| qkv | 1 | 12.00 | 12.00 | 0.0 % | `t90_row split-K 1` |")
 }
 
+// tune -base-routes -vendor=false measures a table's routes again after a
+// kernel change: the base's 1024×1024 bucket, measured with an older
+// t90_big, is timed with t90_big alone (its route; it records no
+// runner-up) and written with the kernel set's digest: nothing changed is
+// left.
+func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nsq,1,1024,1024\n")
+	out := filepath.Join(dir, "buckets.yaml")
+	gpu := tuningtest.NewGPU()
+	withGPUs(t, gpu)
+	code, stdout, stderr := runCLI("-shapes", shapes, "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest,
+		"-base-routes", "-vendor=false")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, ", changed 0, missing 0\n")
+	require.NotEmpty(t, gpu.Gated)
+	for _, c := range gpu.Gated {
+		assert.Equal(t, tuning.Candidate{Kernel: "t90_big", SplitK: 1}, c)
+	}
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	tab, err := loadTable(out, cat)
+	require.NoError(t, err)
+	e, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1024, 1024)
+	require.NotNil(t, e)
+	b := e.Bucket(64)
+	require.NotNil(t, b)
+	big := cat.Kernel("t90_big")
+	require.NotNil(t, big)
+	assert.Equal(t, big.Digest, b.Digest)
+	assert.NotEmpty(t, b.TimesUS)
+}
+
 func TestTuneInterruptedLeavesOldTable(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	old := "provenance:\n  source: old\nentries: []\n"
@@ -138,7 +171,6 @@ func TestTuneCommandUsageAndDevices(t *testing.T) {
 		{[]string{"-model", "llama3-8b", "-out", "x", "-devices", "0,a"}, "-devices"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-splits", "0"}, "-splits"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-keep", "0.5"}, "-keep ≥ 1"},
-		{[]string{"-model", "llama3-8b", "-out", "x", "-base-routes", "-vendor=false"}, "-base-routes times cuBLASLt beside -base's routes: it needs -vendor"},
 	} {
 		code, _, stderr := runCLI(append([]string{"tune"}, c.args...)...)
 		assert.Equal(t, 2, code, c.args)

@@ -92,13 +92,18 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 
 // baseRoutes lists the kernel and split-K that cfg.BaseRoutes routes w to at
 // sp's sample Ms (exact entry, else default; a bucket's kernel of ours, also
-// beside a cuBLASLt algorithm), or nil without BaseRoutes. Candidates
-// outside it are not timed.
+// beside a cuBLASLt algorithm) and that bucket's recorded runner-up of ours,
+// or nil without BaseRoutes. Candidates outside it are not timed.
 func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
 	if cfg.BaseRoutes == nil {
 		return nil
 	}
 	routed := []Candidate{}
+	add := func(c Candidate) {
+		if !slices.Contains(routed, c) {
+			routed = append(routed, c)
+		}
+	}
 	exact, def := cfg.BaseRoutes.Find(dev.Arch, w.Types, w.N, w.K)
 	for _, m := range sp.SampleMs() {
 		for _, e := range []*dispatch.Entry{exact, def} {
@@ -106,8 +111,9 @@ func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Cand
 				continue
 			}
 			if b := e.Bucket(m); b != nil && b.Kernel != "" {
-				if c := (Candidate{Kernel: b.Kernel, SplitK: max(b.SplitK, 1)}); !slices.Contains(routed, c) {
-					routed = append(routed, c)
+				add(Candidate{Kernel: b.Kernel, SplitK: max(b.SplitK, 1)})
+				if c, ok := parseKernelCandidate(b.RunnerUp); ok {
+					add(c)
 				}
 				break
 			}

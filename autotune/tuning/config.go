@@ -46,9 +46,11 @@ type Config struct {
 	// BaseRoutes, when set, narrows our candidates for a weight and bucket
 	// to the kernel and split-K this table routes it to at the bucket's
 	// sample Ms (the exact entry's, else the default's; in a bucket routed
-	// to cuBLASLt, the kernel recorded beside it): cuBLASLt's algorithms
-	// are timed beside the routes a table already has, a short run that
-	// adds vendor routes to a tuned table without retuning our kernels.
+	// to cuBLASLt, the kernel recorded beside it) and the bucket's recorded
+	// runner-up: a short run that, with VendorAlgorithms, adds vendor
+	// routes to a tuned table without retuning our kernels, and without,
+	// measures a table's routes again after their kernels' code changed
+	// (new digests, times and margins; the choice re-made between the two).
 	BaseRoutes *dispatch.Table
 
 	// Progress, when set, is called after each unit of work (one weight ×

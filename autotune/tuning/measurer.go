@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -28,6 +29,21 @@ func (c Candidate) String() string {
 		return c.Vendor.String()
 	}
 	return fmt.Sprintf("%s split-K %d", c.Kernel, c.SplitK)
+}
+
+// parseKernelCandidate reads a kernel of ours as String writes it
+// ("NAME split-K S", a bucket's runner_up); false for anything else (a
+// cuBLASLt algorithm, an empty or malformed text).
+func parseKernelCandidate(s string) (Candidate, bool) {
+	name, split, ok := strings.Cut(s, " split-K ")
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return Candidate{}, false
+	}
+	k, err := strconv.Atoi(split)
+	if err != nil || k < 1 {
+		return Candidate{}, false
+	}
+	return Candidate{Kernel: name, SplitK: k}, true
 }
 
 // Column is c in a CSV's kernel column: the kernel's name, or the

@@ -1,6 +1,7 @@
 package tuning_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -198,9 +199,10 @@ func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
 }
 
 // With BaseRoutes, our candidates are the base table's routes alone (its
-// kernel and split-K at each bucket), gated and timed beside cuBLASLt's
-// algorithms: a bucket cuBLASLt wins keeps the base's kernel beside the
-// algorithm, and one it loses keeps the base's route.
+// kernel and split-K at each bucket, and the bucket's runner-up), gated and
+// timed beside cuBLASLt's algorithms: a bucket cuBLASLt wins keeps the
+// base's kernel beside the algorithm, and one it loses keeps the base's
+// route.
 func TestTuneBesideBaseRoutes(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	cfg.MaxM = 64
@@ -214,6 +216,7 @@ func TestTuneBesideBaseRoutes(t *testing.T) {
 	for _, e := range []*dispatch.Entry{exact, def} {
 		for i := range e.Buckets {
 			routes[tuning.BucketCandidate(&e.Buckets[i])] = true
+			routes[runnerUp(t, &e.Buckets[i])] = true
 		}
 	}
 
@@ -235,6 +238,17 @@ func TestTuneBesideBaseRoutes(t *testing.T) {
 	assert.Equal(t, was.Digest, b.Digest)
 	assert.Nil(t, tuned.Bucket(1).Vendor)
 	assert.Equal(t, tuning.BucketCandidate(exact.Bucket(1)), tuning.BucketCandidate(tuned.Bucket(1)), "cuBLASLt slower: the base's route")
+}
+
+// runnerUp is b's recorded runner-up as a candidate (the zero candidate
+// when b has none).
+func runnerUp(t *testing.T, b *dispatch.Bucket) tuning.Candidate {
+	var c tuning.Candidate
+	if b.RunnerUp != "" {
+		_, err := fmt.Sscanf(b.RunnerUp, "%s split-K %d", &c.Kernel, &c.SplitK)
+		require.NoError(t, err, b.RunnerUp)
+	}
+	return c
 }
 
 // fastFrom33 is a cuBLASLt algorithm's time: faster than every kernel of

@@ -1,0 +1,96 @@
+package tuning_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/autotune/tuning"
+	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
+)
+
+// With BaseRoutes and no cuBLASLt, a table is measured again after a kernel
+// change: only each bucket's route and its recorded runner-up are gated and
+// timed, the written buckets carry the changed kernel's new digest (the
+// table matches the new kernel set whole again), and where the changed
+// kernel got slower than its runner-up the runner-up takes the bucket.
+func TestRetimeBaseRoutesAfterAKernelChange(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MaxM = 64
+	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
+	require.NoError(t, err)
+	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
+	require.NoError(t, err)
+	exact, _ := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, exact)
+	allowed := map[tuning.Candidate]bool{}
+	// overtaken: a bucket routed to t90_row whose runner-up, another kernel,
+	// is within 3× of it.
+	overtaken := func(b *dispatch.Bucket) bool {
+		return b.Kernel == "t90_row" && b.RunnerUp != "" && !strings.HasPrefix(b.RunnerUp, "t90_row ") && b.MarginPct < 200
+	}
+	slowed := 0
+	for i := range exact.Buckets {
+		b := &exact.Buckets[i]
+		allowed[tuning.BucketCandidate(b)] = true
+		if overtaken(b) {
+			slowed++
+		}
+	}
+	require.NotZero(t, slowed, "the test needs a t90_row bucket whose runner-up can win")
+
+	// t90_row's compiled code changes (a new digest) and runs 3× slower.
+	m := tuningtest.Manifest()
+	for i := range m.Kernels {
+		if m.Kernels[i].Name == "t90_row" {
+			m.Kernels[i].Digest = kernels.DigestOf([]byte("t90_row, rebuilt"))
+		}
+	}
+	cat, err := kernels.NewCatalog(m)
+	require.NoError(t, err)
+	before := base.MatchKernels(cat)
+	require.NotZero(t, before.Changed)
+
+	gpu := tuningtest.NewGPU()
+	gpu.Speed = func(w tuning.Weight, m int, c tuning.Candidate) float64 {
+		if c.Kernel == "t90_row" {
+			return 3 * tuningtest.Speed(w, m, c)
+		}
+		return tuningtest.Speed(w, m, c)
+	}
+	cfg.Catalog, cfg.BaseRoutes, cfg.VendorAlgorithms = cat, base, 0
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, base)
+	require.NoError(t, err)
+	require.NotEmpty(t, gpu.Gated)
+	for _, c := range gpu.Gated {
+		runnerUp := false
+		for i := range exact.Buckets {
+			runnerUp = runnerUp || exact.Buckets[i].RunnerUp == c.String()
+		}
+		assert.True(t, allowed[c] || runnerUp, "%s is neither a route nor a runner-up of the base table", c)
+	}
+	retimed, _, err := tuning.Merge(base, tuning.Provenance(cat, res.Device, ""), tuning.Measured(res.Entries, res.Device), cat, true)
+	require.NoError(t, err)
+	after := retimed.MatchKernels(cat)
+	assert.Zero(t, after.Changed, "every bucket measured again with the kernel set as it is now")
+	assert.Zero(t, after.Missing)
+	tuned, _ := retimed.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, tuned)
+	for i := range exact.Buckets {
+		was, now := &exact.Buckets[i], tuned.Bucket(exact.Buckets[i].MinM)
+		require.NotNil(t, now)
+		switch {
+		case overtaken(was):
+			assert.Equal(t, was.RunnerUp, tuning.BucketCandidate(now).String(), "bucket %s: the runner-up, now faster", was)
+		case was.Kernel == "t90_row":
+			assert.Contains(t, []string{tuning.BucketCandidate(was).String(), was.RunnerUp}, tuning.BucketCandidate(now).String(), "bucket %s", was)
+		default:
+			assert.Equal(t, tuning.BucketCandidate(was), tuning.BucketCandidate(now), "bucket %s: its route, unchanged", was)
+			assert.Equal(t, was.TimesUS, now.TimesUS, "bucket %s: the same kernel, the same times", was)
+		}
+	}
+}
