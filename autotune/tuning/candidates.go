@@ -90,10 +90,12 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	return cands, pruned
 }
 
-// baseRoutes lists the kernel and split-K that cfg.BaseRoutes routes w to at
-// sp's sample Ms (exact entry, else default; a bucket's kernel of ours, also
-// beside a cuBLASLt algorithm) and that bucket's recorded runner-up of ours,
-// or nil without BaseRoutes. Candidates outside it are not timed.
+// baseRoutes lists the kernels and split-Ks that cfg.BaseRoutes's exact and
+// default entries for w route sp's sample Ms to (a bucket's kernel of ours,
+// also beside a cuBLASLt algorithm) and those buckets' recorded runners-up
+// of ours, or nil without BaseRoutes: the default's among every weight's, so
+// that the default entry, chosen over the weights together, finds its
+// route and runner-up timed on each. Candidates outside it are not timed.
 func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
 	if cfg.BaseRoutes == nil {
 		return nil
@@ -115,7 +117,6 @@ func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Cand
 				if c, ok := parseKernelCandidate(b.RunnerUp); ok {
 					add(c)
 				}
-				break
 			}
 		}
 	}

@@ -44,10 +44,10 @@ type Config struct {
 	// (VendorUse); 0: our kernels only.
 	VendorAlgorithms int
 	// BaseRoutes, when set, narrows our candidates for a weight and bucket
-	// to the kernel and split-K this table routes it to at the bucket's
-	// sample Ms (the exact entry's, else the default's; in a bucket routed
-	// to cuBLASLt, the kernel recorded beside it) and the bucket's recorded
-	// runner-up: a short run that, with VendorAlgorithms, adds vendor
+	// to the kernels and split-Ks this table's exact and default entries
+	// route it to at the bucket's sample Ms (in a bucket routed to
+	// cuBLASLt, the kernel recorded beside it) and those buckets' recorded
+	// runners-up: a short run that, with VendorAlgorithms, adds vendor
 	// routes to a tuned table without retuning our kernels, and without,
 	// measures a table's routes again after their kernels' code changed
 	// (new digests, times and margins; the choice re-made between the two).

@@ -94,3 +94,25 @@ func TestRetimeBaseRoutesAfterAKernelChange(t *testing.T) {
 		}
 	}
 }
+
+// The default entry's route and runner-up are among every weight's
+// candidates beside its exact entry's: the default, chosen over the weights
+// together, finds them timed on each.
+func TestBaseRoutesTakeTheDefaultsRoutesToo(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MaxM = 64
+	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
+	require.NoError(t, err)
+	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
+	require.NoError(t, err)
+	exact, def := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, exact)
+	require.NotNil(t, def)
+	b := def.Bucket(12)
+	b.Kernel, b.SplitK, b.RunnerUp = "t90_any", 1, "t90_row split-K 1"
+	cfg.BaseRoutes = base
+	cands, pruned := cfg.Candidates(qkv, tuning.Span{Lo: 9, Hi: 16}, tuningtest.NewGPU())
+	assert.Empty(t, pruned)
+	assert.ElementsMatch(t, []tuning.Candidate{tuning.BucketCandidate(exact.Bucket(12)), runnerUp(t, exact.Bucket(12)),
+		{Kernel: "t90_any", SplitK: 1}, {Kernel: "t90_row", SplitK: 1}}, cands)
+}
