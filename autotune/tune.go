@@ -37,8 +37,8 @@ runs where cuBLASLt cannot). -base-routes times, of our kernels, only what
 -base routes each bucket to and the bucket's recorded runner-up: a short run
 that adds vendor routes to a tuned table, or with -vendor=false measures a
 table's routes again after a kernel change (the changed kernels' buckets get
-their new digests and times; the choice is re-made between the two). Default entries are chosen over the aligned weights
-together. The entries are merged into -base and written atomically to -out;
+their new digests and times; the choice is re-made between the two).
+Default entries are chosen over the aligned weights together. The entries are merged into -base and written atomically to -out;
 -report writes tune.md, tune.csv and roofline plots.
 
 It needs the default (CUDA) build and a GPU. "autotune model" sizes the same
