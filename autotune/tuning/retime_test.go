@@ -19,12 +19,7 @@ import (
 // table matches the new kernel set whole again), and where the changed
 // kernel got slower than its runner-up the runner-up takes the bucket.
 func TestRetimeBaseRoutesAfterAKernelChange(t *testing.T) {
-	cfg := testConfig(t, qkv)
-	cfg.MaxM = 64
-	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
-	require.NoError(t, err)
-	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
-	require.NoError(t, err)
+	cfg, base := qkvBase(t)
 	exact, _ := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
 	require.NotNil(t, exact)
 	allowed := map[tuning.Candidate]bool{}
@@ -99,12 +94,7 @@ func TestRetimeBaseRoutesAfterAKernelChange(t *testing.T) {
 // candidates beside its exact entry's: the default, chosen over the weights
 // together, finds them timed on each.
 func TestBaseRoutesTakeTheDefaultsRoutesToo(t *testing.T) {
-	cfg := testConfig(t, qkv)
-	cfg.MaxM = 64
-	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
-	require.NoError(t, err)
-	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
-	require.NoError(t, err)
+	cfg, base := qkvBase(t)
 	exact, def := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
@@ -115,4 +105,17 @@ func TestBaseRoutesTakeTheDefaultsRoutesToo(t *testing.T) {
 	assert.Empty(t, pruned)
 	assert.ElementsMatch(t, []tuning.Candidate{tuning.BucketCandidate(exact.Bucket(12)), runnerUp(t, exact.Bucket(12)),
 		{Kernel: "t90_any", SplitK: 1}, {Kernel: "t90_row", SplitK: 1}}, cands)
+}
+
+// qkvBase tunes qkv at M = 1…64 on the injected GPU and returns the config
+// and the table written from it: the base table of the BaseRoutes tests.
+func qkvBase(t *testing.T) (*tuning.Config, *dispatch.Table) {
+	t.Helper()
+	cfg := testConfig(t, qkv)
+	cfg.MaxM = 64
+	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
+	require.NoError(t, err)
+	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
+	require.NoError(t, err)
+	return cfg, base
 }

@@ -204,12 +204,7 @@ func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
 // base's kernel beside the algorithm, and one it loses keeps the base's
 // route.
 func TestTuneBesideBaseRoutes(t *testing.T) {
-	cfg := testConfig(t, qkv)
-	cfg.MaxM = 64
-	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
-	require.NoError(t, err)
-	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
-	require.NoError(t, err)
+	cfg, base := qkvBase(t)
 	exact, def := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
 	require.NotNil(t, exact)
 	routes := map[tuning.Candidate]bool{}
