@@ -38,8 +38,9 @@ runs where cuBLASLt cannot). -base-routes times, of our kernels, only what
 that adds vendor routes to a tuned table, or with -vendor=false measures a
 table's routes again after a kernel change (the changed kernels' buckets get
 their new digests and times; the choice is re-made between the two).
-Default entries are chosen over the aligned weights together. The entries are merged into -base and written atomically to -out;
--report writes tune.md, tune.csv and roofline plots.
+Default entries are chosen over the aligned weights together. The entries
+are merged into -base and written atomically to -out; -report writes
+tune.md, tune.csv and roofline plots.
 
 It needs the default (CUDA) build and a GPU. "autotune model" sizes the same
 run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,

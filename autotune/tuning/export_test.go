@@ -5,6 +5,9 @@ func (cfg *Config) Candidates(w Weight, sp Span, m Measurer) (cands, pruned []Ca
 	return cfg.candidates(m.Device(), w, sp)
 }
 
+// ParseKernelCandidate exposes parseKernelCandidate to the external tests.
+func ParseKernelCandidate(s string) (Candidate, bool) { return parseKernelCandidate(s) }
+
 // TuneSpan exposes tuneSpan to the external tests.
 func (cfg *Config) TuneSpan(m Measurer, w Weight, sp Span) (*SpanResult, error) {
 	return cfg.tuneSpan(m, w, sp)

@@ -1,7 +1,6 @@
 package tuning_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -236,13 +235,10 @@ func TestTuneBesideBaseRoutes(t *testing.T) {
 }
 
 // runnerUp is b's recorded runner-up as a candidate (the zero candidate
-// when b has none).
+// when b has none), read as the tuner reads it.
 func runnerUp(t *testing.T, b *dispatch.Bucket) tuning.Candidate {
-	var c tuning.Candidate
-	if b.RunnerUp != "" {
-		_, err := fmt.Sscanf(b.RunnerUp, "%s split-K %d", &c.Kernel, &c.SplitK)
-		require.NoError(t, err, b.RunnerUp)
-	}
+	c, ok := tuning.ParseKernelCandidate(b.RunnerUp)
+	require.True(t, ok || b.RunnerUp == "", b.RunnerUp)
 	return c
 }
 
