@@ -180,4 +180,54 @@ __device__ __forceinline__ void ws_epilogue_tma_nm(const gr_gemm_params &p, cons
   }
 }
 
+// ws_epilogue_tile is a consumer warpgroup's epilogue of one tile (ws_wgmma's
+// last step): its accumulators acc[w][0] (MW 64-row blocks, the sets already
+// summed; wgmma's layout) for the tile at row_base, col_base of the
+// accumulator's rows and columns (SWAP: D's columns and rows) go to D by the
+// EPI policy, or as fp32 partials to the workspace slice z (split_k > 1, the
+// register path). A consumer c of one block owns rows 64c…; BM = 256's rows
+// 128c…; a ping-pong consumer (PP) the whole tile. staging is its shared
+// buffer for EPI::tma_store, tid its thread in the warpgroup (warp tid / 32, lane
+// tid % 32).
+template <typename TOut, int COLS, bool SWAP, bool PP, class EPI, int MW, int NA>
+__device__ __forceinline__ void ws_epilogue_tile(const gr_gemm_params &p, int z, const float (&acc)[MW][NA][COLS / 2],
+                                                 int64_t row_base, int64_t col_base, int c, int tid, int warp, int lane,
+                                                 uint32_t staging) {
+  const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);  // the thread's first row and column pair
+  const float(&d)[COLS / 2] = acc[0][0];
+  if constexpr (SWAP) {  // EPI::tma_store: the consumer's 64 weight rows, staged transposed, by TMA
+    bool staged = false;
+    if constexpr (EPI::tma_store)
+      if (p.split_k == 1) {
+        ws_epilogue_tma_nm<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
+        staged = true;
+      }
+    if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+  } else if constexpr (PP && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
+    // (apart from the MW == 2 loop below, which computes the same stores: folded into it, the
+    // register ping-pong compiles to other code, and its table entries lose their digests)
+    ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
+    ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
+  } else if constexpr (MW == 2) {  // two 64-row blocks: PP (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
+#pragma unroll
+    for (int w = 0; w < 2; ++w) {
+      const int64_t m0 = row_base + (PP ? 0 : c * 128) + 64 * w;
+      bool staged = false;  // the staging buffer takes the blocks in turn
+      if constexpr (EPI::tma_store)
+        if (p.split_k == 1) {
+          ws_epilogue_tma<TOut, COLS>(p, acc[w][0], m0, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
+          staged = true;
+        }
+      if (!staged) ws_epilogue_mn<TOut, COLS>(p, z, acc[w][0], m0 + warp * 16 + lane / 4, col_base + q0);
+    }
+  } else if constexpr (EPI::tma_store) {  // staged, stored by TMA; split-K partials from registers
+    if (p.split_k > 1)
+      ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+    else
+      ws_epilogue_tma<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
+  } else {
+    ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
+  }
+}
+
 }  // namespace gr

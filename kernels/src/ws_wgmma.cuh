@@ -13,20 +13,15 @@
 // a weight row 128·KB contiguous bytes. In SWAP mode the weight loads carry
 // an L2 evict-first policy (read once; the tokens stay cached). Warpgroups
 // 1…C are consumers: each waits for a full stage, issues its 4·KB k16 steps
-// of wgmma (32 bytes of K each), keeps that group in flight and, once the
-// previous group has retired, releases the previous stage (one arrival per
-// consumer on its empty barrier).
-// e4m3 (KB = 1, so a k-tile is one 128-element k-block): the tensor cores'
-// fp8 accumulator keeps about 14 bits, so each k-tile's wgmma go to fresh
-// accumulators (`part`; a chain's first wgmma ignores their old values),
-// which the consumer awaits (wgmma_wait<0>), releases the stage and adds to
-// the fp32 accumulator — the promotion that keeps long-K sums at fp32
-// accuracy (without it the H200 missed a 2^-13·Σ|terms| bound from K ≈ 1000).
-// In the tensor and row modes the fp32 accumulator is scaled (ws_scale)
-// before the epilogue; with B128 (the 128-block mode) each k-tile's part is
-// added times the k-block's scales of A's row and B's 128-row block. B's
-// block must be one per tile column range: BN = 128 (tn·128 is
-// block-aligned), or with SWAP a consumer's 64 weight rows.
+// of wgmma (32 bytes of K each) into its accumulator and gives stages back
+// by the accumulate policy (ws_accumulate.cuh: 16-bit keeps one group in
+// flight and releases the stage before it, or REL = ws_release_now its own;
+// e4m3 (KB = 1, so a k-tile is one 128-element k-block) promotes each
+// k-tile's fresh chains into fp32 and, with B128, scales them by the
+// k-block's scales of A's row and B's 128-row block). B's block must be one
+// per tile column range: BN = 128 (tn·128 is block-aligned), or with SWAP a
+// consumer's 64 weight rows. In the tensor and row modes the fp32
+// accumulator is scaled (ws_scale) before the epilogue.
 //
 // Which operand sits on wgmma's 64-row side is the SWAP choice:
 //   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
@@ -43,14 +38,13 @@
 //     tiles to the SMs' waves: cuBLAS's nvjet tiles there are weights ×
 //     tokens 128x136 (M = 513: 4 × 32 tiles at o), 192x176 (M = 1025:
 //     6 × 22), BN = 192 being three consumers.
-// NACC > 1 spreads a k-tile's 4 k16 steps over NACC accumulator sets
-// (summed in order at the end): independent wgmma chains, which small-N
-// (swap) tiles need to keep the tensor cores busy; it costs NACC× the
-// accumulator registers.
-// The epilogue (ws_epilogue.cuh) runs from registers, with M and N tails
-// predicated: alpha, beta·C, bias, convert, store (column pairs in one
-// 4-byte store where alignment allows); with split_k > 1 the fp32 partials
-// go to workspace[z][m][n] and splitk_reduce applies the epilogue.
+// NACC > 1 spreads a k-tile's k16 steps over NACC independent accumulator
+// sets (ws_accumulate.cuh). The epilogue (ws_epilogue_tile in
+// ws_epilogue_tma.cuh, by the EPI policy) runs from registers (ws_epilogue.cuh),
+// with M and N tails predicated: alpha, beta·C, bias, convert, store (column
+// pairs in one 4-byte store where alignment allows); with split_k > 1 the
+// fp32 partials go to workspace[z][m][n] and splitk_reduce applies the
+// epilogue.
 // PP (ping-pong, non-swap BM = 128, two consumers): each consumer takes
 // whole tiles, alternately (two m64 wgmma per k16 step), so one
 // consumer's epilogue overlaps the other's main loop; the empty barriers
@@ -125,6 +119,7 @@
 #include "scales.cuh"
 #include "sm90_tma.cuh"
 #include "wgmma_sm90.cuh"
+#include "ws_accumulate.cuh"
 #include "ws_epilogue.cuh"
 #include "ws_epilogue_tma.cuh"
 #include "ws_ring.cuh"
@@ -237,12 +232,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
   const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * MW * 64 * 128), cols = SWAP ? sa : sb;
-  // acc[w][a]: 64-row block w of this consumer (PP, BM = 256: two), wgmma step kk into
-  // set kk % NACC (NACC independent chains); with PROMOTE the chains are
-  // part[a], promoted into acc[0][0] after every k-tile.
-  constexpr int NA = PROMOTE ? 1 : NACC, NP = PROMOTE ? NACC : 1;
-  float acc[MW][NA][COLS / 2];
-  float part[NP][PROMOTE ? COLS / 2 : 1];
+  ws_accumulator<T, COLS, MW, NACC, B128, REL, MC> ac;  // ws_accumulate.cuh
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   // EPI::tma_store: this consumer's staging buffer for D, after the ring
   const uint32_t staging = sb + STAGES * B_STAGE + c * EPI::template staging_bytes<TOut, COLS>;
@@ -265,137 +255,38 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       continue;
     }
     if (PP && j > 0) mbar_wait(turn + 8 * c, (uint32_t)((j - 1) / 2) & 1);
-#pragma unroll
-    for (int w = 0; w < MW; ++w)
-#pragma unroll
-      for (int a = 0; a < NA; ++a)
-#pragma unroll
-        for (int i = 0; i < COLS / 2; ++i) acc[w][a][i] = 0.f;
+    ac.start();
     // accumulator (row, col): row r0 + 8h on wgmma's 64-row side, col q0 + 8i
     const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);
     const int64_t row_base = SWAP ? tn * BN : sched.token0(p, tm), col_base = SWAP ? sched.token0(p, tm) : tn * BN;
     int prev = -1;  // the stage whose wgmma may still be in flight
     for (int kt = 0; kt < nk; ++kt) {
-      // B128: this k-block's scale of element 4i + 2h + b is sr[h]·sq[2i + b]
-      float sr[2], sq[B128 ? COLS / 4 : 1];
-      if constexpr (B128) {
-        const int64_t kbi = (kb + (int64_t)kt * sched.kstep()) / GR_SCALE_BLOCK_K;
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          sr[h] = SWAP ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);
-#pragma unroll
-        for (int j = 0; j < COLS / 4; ++j)
-          sq[j] = SWAP ? block_scale_a(p, col_base + q0 + 8 * (j / 2) + j % 2, kbi) : block_scale_b(p, col_base, kbi, kblocks);
-      }
+      typename decltype(ac)::scales sc;
+      if constexpr (B128)
+        ac.template load_scales<SWAP>(sc, p, (kb + (int64_t)kt * sched.kstep()) / GR_SCALE_BLOCK_K, kblocks, row_base,
+                                      col_base, c, r0, q0);
       const int s = pos.s;
       mbar_wait(full + 8 * s, pos.phase);
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < 4 * KB; ++kk)  // box kk / 4, 32-byte step kk % 4 in it
 #pragma unroll
-        for (int w = 0; w < MW; ++w) {
-          const uint64_t da = smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32);
-          const uint64_t db = smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32);
-          if constexpr (PROMOTE) {  // each chain starts afresh in every k-tile
-            if (kk < NP)
-              wgmma<T, COLS>::run_first(part[kk % NP], da, db);
-            else
-              wgmma<T, COLS>::run(part[kk % NP], da, db);
-          } else
-            wgmma<T, COLS>::run(acc[w][kk % NA], da, db);
-        }
+        for (int w = 0; w < MW; ++w)
+          ac.mma(kk, w, smem_desc(rows + s * ROW_STAGE + kk / 4 * ROW_BOX + w * 64 * 128 + kk % 4 * 32),
+                 smem_desc(cols + s * COL_STAGE + kk / 4 * COL_BOX + kk % 4 * 32));
       wgmma_commit();
-      if constexpr (PROMOTE) {  // promote: acc += part (· block scales), then the stage is free
-#pragma unroll
-        for (int a = 0; a < NP; ++a) pin_registers(part[a]);
-        wgmma_wait<0>();
-#pragma unroll
-        for (int a = 0; a < NP; ++a) pin_registers(part[a]);
-        if (tid == 0) ws_release<MC>(empty + 8 * s);
-#pragma unroll
-        for (int i = 0; i < COLS / 8; ++i)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            float v = part[0][4 * i + e];
-#pragma unroll
-            for (int a = 1; a < NP; ++a) v += part[a][4 * i + e];
-            if constexpr (B128)
-              acc[0][0][4 * i + e] = fmaf(v, sr[e >> 1] * sq[2 * i + (e & 1)], acc[0][0][4 * i + e]);
-            else
-              acc[0][0][4 * i + e] += v;
-          }
-      } else {
-#pragma unroll
-        for (int w = 0; w < MW; ++w)
-#pragma unroll
-          for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-        wgmma_wait<REL::in_flight>();
-#pragma unroll
-        for (int w = 0; w < MW; ++w)
-#pragma unroll
-          for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-        if constexpr (REL::in_flight == 0) {  // this k-tile's wgmma have retired: its stage is free
-          if (tid == 0) ws_release<MC>(empty + 8 * s);
-        } else {
-          if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
-          prev = s;
-        }
-      }
+      prev = ac.retire(empty, s, prev, tid, sc);
       pos.next();
     }
     if (PP && tid == 0) mbar_arrive(turn + 8 * (1 - c));  // the other consumer's turn
-    wgmma_wait<0>();
-#pragma unroll
-    for (int w = 0; w < MW; ++w)
-#pragma unroll
-      for (int a = 0; a < NA; ++a) pin_registers(acc[w][a]);
-    if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
-#pragma unroll
-    for (int w = 0; w < MW; ++w)
-#pragma unroll
-      for (int a = 1; a < NA; ++a)
-#pragma unroll
-        for (int i = 0; i < COLS / 2; ++i) acc[w][0][i] += acc[w][a][i];
+    ac.drain(empty, prev, tid);
     // stream-K: a partial goes to the workspace, a finisher adds the others'
-    if (!sched.template fixup<COLS, CONSUMERS>(p, t, acc[0][0], c, tid)) continue;
+    if (!sched.template fixup<COLS, CONSUMERS>(p, t, ac.r.acc[0][0], c, tid)) continue;
     if constexpr (sizeof(T) == 1 && !B128)
 #pragma unroll
       for (int w = 0; w < MW; ++w)
-        ws_scale<SWAP, COLS>(p, acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
-    const float(&d)[COLS / 2] = acc[0][0];
-    if constexpr (SWAP) {  // EPI::tma_store: the consumer's 64 weight rows, staged transposed, by TMA
-      bool staged = false;
-      if constexpr (EPI::tma_store)
-        if (p.split_k == 1) {
-          ws_epilogue_tma_nm<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
-          staged = true;
-        }
-      if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
-    } else if constexpr (PP && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
-      // (apart from the MW == 2 loop below, which computes the same stores: folded into it, the
-      // register ping-pong compiles to other code, and its table entries lose their digests)
-      ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
-      ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
-    } else if constexpr (MW == 2) {  // two 64-row blocks: PP (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
-#pragma unroll
-      for (int w = 0; w < 2; ++w) {
-        const int64_t m0 = row_base + (PP ? 0 : c * 128) + 64 * w;
-        bool staged = false;  // the staging buffer takes the blocks in turn
-        if constexpr (EPI::tma_store)
-          if (p.split_k == 1) {
-            ws_epilogue_tma<TOut, COLS>(p, acc[w][0], m0, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
-            staged = true;
-          }
-        if (!staged) ws_epilogue_mn<TOut, COLS>(p, z, acc[w][0], m0 + warp * 16 + lane / 4, col_base + q0);
-      }
-    } else if constexpr (EPI::tma_store) {  // staged, stored by TMA; split-K partials from registers
-      if (p.split_k > 1)
-        ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
-      else
-        ws_epilogue_tma<TOut, COLS>(p, d, row_base + c * 64, col_base, warp * 16 + lane / 4, lane % 4, staging, c, tid);
-    } else {
-      ws_epilogue_mn<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
-    }
+        ws_scale<SWAP, COLS>(p, ac.r.acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
+    ws_epilogue_tile<TOut, COLS, SWAP, PP, EPI>(p, z, ac.r.acc, row_base, col_base, c, tid, warp, lane, staging);
   }
   if constexpr (EPI::tma_store)
     if (tid == 0) tma_store_wait<0>();  // this consumer's last stores are complete

@@ -1,0 +1,163 @@
+// ws_accumulate.cuh — ws_wgmma's accumulate policy: where a consumer
+// warpgroup's wgmma of one k-tile accumulate, when the k-tile's stage goes
+// back to the producer, and what the tile's accumulator holds at the end.
+//
+// 16-bit elements: the wgmma accumulate in fp32 themselves. NACC > 1 spreads
+// a k-tile's 4·KB k16 steps over NACC accumulator sets acc[w][kk % NACC]
+// (independent wgmma chains, which small-N (swap) tiles need to keep the
+// tensor cores busy; NACC× the registers), summed in order at the end. REL
+// says when the stage goes back (ws_ring.cuh): ws_release_late keeps the
+// k-tile's wgmma in flight and gives back the stage before it.
+// e4m3 (promotion): the tensor cores' fp8 accumulator keeps about 14 bits,
+// so each k-tile's wgmma go to fresh accumulators part[kk % NACC] (a chain's
+// first wgmma ignores their old values), which the consumer awaits, gives
+// the stage back, and adds to the fp32 accumulator acc[0][0] — the promotion
+// that keeps long-K sums at fp32 accuracy (without it the H200 missed a
+// 2^-13·Σ|terms| bound from K ≈ 1000). With B128 (the 128-block mode) each
+// k-tile's part is added times the k-block's scales of A's row and B's
+// 128-row block, loaded (load_scales) before the consumer waits for the
+// stage; the tensor and row modes scale the sum once, before the epilogue
+// (ws_scale).
+// A consumer owns MW 64-row blocks w (two for BM = 256 and ping-pong) of
+// COLS columns, in wgmma's accumulator layout: element 4i + 2h + b of a
+// block is row r0 + 8h, column q0 + 8i + b.
+#pragma once
+#include <stdint.h>
+#include <type_traits>
+#include "gemm_params.h"
+#include "scales.cuh"
+#include "wgmma_sm90.cuh"
+#include "ws_ring.cuh"
+
+namespace gr {
+
+template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> struct ws_accumulator {
+  static constexpr bool promote = sizeof(T) == 1;  // e4m3: fp32 promotion every k-tile
+  static constexpr int NA = promote ? 1 : NACC, NP = promote ? NACC : 1;
+  static_assert(!B128 || promote, "128-block scales: e4m3");
+  struct none {};
+  // The registers: acc[w][a] the fp32 accumulator of block w, set a; e4m3's
+  // part[a] a k-tile's chains, declared first (in this order every kernel
+  // compiles to the code it had when this was ws_wgmma's inline code).
+  struct promoted {
+    float part[NP][COLS / 2];
+    float acc[MW][NA][COLS / 2];
+  };
+  struct direct {
+    float acc[MW][NA][COLS / 2];
+  };
+  typename std::conditional<promote, promoted, direct>::type r;
+  // B128: a k-tile's scales, element 4i + 2h + b's being sr[h]·sq[2i + b]
+  // (empty otherwise)
+  struct block_scales {
+    float sr[2], sq[COLS / 4];
+  };
+  using scales = typename std::conditional<B128, block_scales, none>::type;
+  // how retire takes them: the block scales by reference, the empty ones by
+  // value (a reference to them reorders the other modes' code, and their
+  // table entries would lose their digests)
+  using scales_in = typename std::conditional<B128, const block_scales &, none>::type;
+
+  // start clears the accumulator for a tile.
+  __device__ __forceinline__ void start() {
+#pragma unroll
+    for (int w = 0; w < MW; ++w)
+#pragma unroll
+      for (int a = 0; a < NA; ++a)
+#pragma unroll
+        for (int i = 0; i < COLS / 2; ++i) r.acc[w][a][i] = 0.f;
+  }
+
+  // load_scales reads into sc B128's scales of k-block kbi for the
+  // accumulator's rows row_base + r0 + 8h and columns col_base + q0 + …; with
+  // SWAP the rows are B's (one 128-row block per consumer: row_base + 64c)
+  // and the columns A's.
+  template <bool SWAP>
+  static __device__ __forceinline__ void load_scales(scales &sc, const gr_gemm_params &p, int64_t kbi, int64_t kblocks,
+                                                     int64_t row_base, int64_t col_base, int c, int r0, int q0) {
+    if constexpr (B128) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        sc.sr[h] = SWAP ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);
+#pragma unroll
+      for (int j = 0; j < COLS / 4; ++j)
+        sc.sq[j] = SWAP ? block_scale_a(p, col_base + q0 + 8 * (j / 2) + j % 2, kbi) : block_scale_b(p, col_base, kbi, kblocks);
+    }
+  }
+
+  // mma issues k16 step kk of the k-tile for block w (shared-memory
+  // descriptors da of its rows, db of the columns).
+  __device__ __forceinline__ void mma(int kk, int w, uint64_t da, uint64_t db) {
+    if constexpr (promote) {  // each chain starts afresh in every k-tile
+      if (kk < NP)
+        wgmma<T, COLS>::run_first(r.part[kk % NP], da, db);
+      else
+        wgmma<T, COLS>::run(r.part[kk % NP], da, db);
+    } else
+      wgmma<T, COLS>::run(r.acc[w][kk % NA], da, db);
+  }
+
+  // retire follows the k-tile's wgmma_commit: it waits for what must retire,
+  // gives a stage back (empty: the ring's empty barriers, s the k-tile's
+  // stage, prev the stage whose wgmma may still be in flight, -1 none;
+  // thread 0 arrives) and promotes (B128: by the k-tile's scales sc). It
+  // returns the stage now in flight.
+  __device__ __forceinline__ int retire(uint32_t empty, int s, int prev, int tid, scales_in sc) {
+    if constexpr (promote) {  // promote: acc += part (· block scales), then the stage is free
+#pragma unroll
+      for (int a = 0; a < NP; ++a) pin_registers(r.part[a]);
+      wgmma_wait<0>();
+#pragma unroll
+      for (int a = 0; a < NP; ++a) pin_registers(r.part[a]);
+      if (tid == 0) ws_release<MC>(empty + 8 * s);
+#pragma unroll
+      for (int i = 0; i < COLS / 8; ++i)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float v = r.part[0][4 * i + e];
+#pragma unroll
+          for (int a = 1; a < NP; ++a) v += r.part[a][4 * i + e];
+          if constexpr (B128)
+            r.acc[0][0][4 * i + e] = fmaf(v, sc.sr[e >> 1] * sc.sq[2 * i + (e & 1)], r.acc[0][0][4 * i + e]);
+          else
+            r.acc[0][0][4 * i + e] += v;
+        }
+      return prev;
+    } else {
+      pin();
+      wgmma_wait<REL::in_flight>();
+      pin();
+      if constexpr (REL::in_flight == 0) {  // this k-tile's wgmma have retired: its stage is free
+        if (tid == 0) ws_release<MC>(empty + 8 * s);
+        return prev;
+      } else {
+        if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
+        return s;
+      }
+    }
+  }
+
+  // drain ends the tile's main loop: every wgmma retired, the last stage
+  // given back, the sets summed into acc[w][0].
+  __device__ __forceinline__ void drain(uint32_t empty, int prev, int tid) {
+    wgmma_wait<0>();
+    pin();
+    if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
+#pragma unroll
+    for (int w = 0; w < MW; ++w)
+#pragma unroll
+      for (int a = 1; a < NA; ++a)
+#pragma unroll
+        for (int i = 0; i < COLS / 2; ++i) r.acc[w][0][i] += r.acc[w][a][i];
+  }
+
+ private:
+  __device__ __forceinline__ void pin() {
+#pragma unroll
+    for (int w = 0; w < MW; ++w)
+#pragma unroll
+      for (int a = 0; a < NA; ++a) pin_registers(r.acc[w][a]);
+  }
+};
+
+}  // namespace gr
