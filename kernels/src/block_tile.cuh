@@ -22,14 +22,15 @@ __device__ __forceinline__ void raster(int64_t &tile_m, int64_t &tile_n) {
 }
 
 // block_tile is a tiled block's prologue: its BM x BN tile of D (first row
-// of A m0, of B n0, rasterized) and its split's K range [kb, ke) in `tiles`
-// k-tiles of BK (the last one may be partial).
+// of A m0, of B n0, rasterized), its split z (blockIdx.z) and the split's K
+// range [kb, ke) in `tiles` k-tiles of BK (the last one may be partial).
 template <int BM, int BN, int BK> struct block_tile {
-  int64_t m0, n0, kb, ke, tiles;
+  int64_t m0, n0, z, kb, ke, tiles;
   __device__ __forceinline__ explicit block_tile(const gr_gemm_params &p) {
     raster(m0, n0);
     m0 *= BM, n0 *= BN;
-    k_range(p, kb, ke);
+    z = blockIdx.z;
+    k_range(p, z, kb, ke);
     tiles = ke > kb ? (ke - kb + BK - 1) / BK : 0;
   }
 };

@@ -52,7 +52,7 @@ __device__ void decode_fma(const gr_gemm_params &p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t n0 = (int64_t)blockIdx.x * BN, m0 = (int64_t)blockIdx.y * BM;
   int64_t kb, ke;
-  k_range(p, kb, ke);
+  k_range(p, blockIdx.z, kb, ke);
   const T *A = reinterpret_cast<const T *>(p.a);
   const T *B = reinterpret_cast<const T *>(p.b);
   const T *brow[BN];
@@ -117,7 +117,7 @@ __device__ void decode_fma(const gr_gemm_params &p) {
 #pragma unroll
     for (int w = 0; w < WARPS; ++w) v += red[w][i];
     if (sizeof(T) == 1) v *= scale_at(p, m0 + t, n0 + r);
-    if (m0 + t < p.m && n0 + r < p.n) finish<TOut>(p, m0 + t, n0 + r, v);
+    if (m0 + t < p.m && n0 + r < p.n) finish<TOut>(p, blockIdx.z, m0 + t, n0 + r, v);
   }
 }
 

@@ -97,7 +97,7 @@ __device__ void decode_mma(const gr_gemm_params &p) {
   constexpr int BM = 8 * NT8, BN = 16 * RG;  // block tile: tokens, output columns
   const int64_t n0 = (int64_t)blockIdx.x * BN, m0 = (int64_t)blockIdx.y * BM;
   int64_t kb, ke;
-  k_range(p, kb, ke);
+  k_range(p, blockIdx.z, kb, ke);
   const T *A = reinterpret_cast<const T *>(p.a);
   const T *B = reinterpret_cast<const T *>(p.b);
   const T *wrow[RG][2];
@@ -147,7 +147,7 @@ __device__ void decode_mma(const gr_gemm_params &p) {
     const int64_t n = n0 + rg * 16 + (e >> 1) * 8 + (l >> 2);
     const int64_t m = m0 + j * 8 + (l & 3) * 2 + (e & 1);
     if (sizeof(T) == 1) s *= scale_at(p, m, n);
-    if (m < p.m && n < p.n) finish<TOut>(p, m, n, s);
+    if (m < p.m && n < p.n) finish<TOut>(p, blockIdx.z, m, n, s);
   }
 }
 

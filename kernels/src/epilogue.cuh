@@ -17,11 +17,11 @@ __device__ __forceinline__ void store_out(const gr_gemm_params &p, int64_t m, in
 }
 
 // finish writes one output element: split_k == 1 applies the epilogue,
-// otherwise the fp32 partial goes to the workspace slice blockIdx.z.
+// otherwise the fp32 partial goes to the workspace slice of split z.
 template <typename TOut>
-__device__ __forceinline__ void finish(const gr_gemm_params &p, int64_t m, int64_t n, float acc) {
+__device__ __forceinline__ void finish(const gr_gemm_params &p, int64_t z, int64_t m, int64_t n, float acc) {
   if (p.split_k > 1)
-    p.workspace[((int64_t)blockIdx.z * p.m + m) * p.n + n] = acc;
+    p.workspace[(z * p.m + m) * p.n + n] = acc;
   else
     store_out<TOut>(p, m, n, acc);
 }

@@ -121,7 +121,7 @@ __device__ void tiled_mma(const gr_gemm_params &p) {
     rd = rd + 1 == STAGES ? 0 : rd + 1;
     wr = wr + 1 == STAGES ? 0 : wr + 1;
   }
-  store_fragments<TOut>(p, acc, bt.m0 + wm * WTM + (lane >> 2), bt.n0 + wn * WTN + (lane & 3) * 2);
+  store_fragments<TOut>(p, bt.z, acc, bt.m0 + wm * WTM + (lane >> 2), bt.n0 + wn * WTN + (lane & 3) * 2);
 }
 
 }  // namespace gr

@@ -86,7 +86,7 @@ __device__ void tiled_wgmma(const gr_gemm_params &p) {
   wgmma_wait<0>();
 #pragma unroll
   for (int j = 0; j < NB; ++j) pin_registers(d[j]);
-  store_fragments<TOut>(p, acc, bt.m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2), bt.n0 + (lane & 3) * 2);
+  store_fragments<TOut>(p, bt.z, acc, bt.m0 + wg * 64 + (warp & 3) * 16 + (lane >> 2), bt.n0 + (lane & 3) * 2);
 }
 
 }  // namespace gr

@@ -22,16 +22,13 @@ template <> struct pair_of<__half> {
   static __device__ __forceinline__ type from(float a, float b) { return __floats2half2_rn(a, b); }
 };
 
-// ws_store finishes D[m, n] when it lies inside M x N: store_out's
-// epilogue, or with split_k > 1 the fp32 partial of split z. Out of line:
+// ws_store finishes D[m, n] when it lies inside M x N (epilogue.cuh's
+// finish: the epilogue, or with split_k > 1 the fp32 partial of split z). Out of line:
 // it serves the tails, not the common path.
 template <typename TOut>
 __device__ __noinline__ void ws_store(const gr_gemm_params &p, int z, int64_t m, int64_t n, float v) {
   if (m >= p.m || n >= p.n) return;
-  if (p.split_k > 1)
-    p.workspace[((int64_t)z * p.m + m) * p.n + n] = v;
-  else
-    store_out<TOut>(p, m, n, v);
+  finish<TOut>(p, z, m, n, v);
 }
 
 // The register epilogues below run once per tile on one or two warps per
