@@ -50,7 +50,6 @@ struct ws_epi_reg {
 // ws_epi_tma: D staged through shared memory and stored by TMA (tma_d).
 struct ws_epi_tma {
   static constexpr bool tma_store = true;
-  static constexpr int box_cols = 64, box_rows = 64;  // tma_d's box (gemm_params.h)
   template <typename TOut, int COLS> static constexpr uint32_t staging_bytes = 64 * COLS * sizeof(TOut);
 };
 

@@ -5,13 +5,11 @@
 // A block computes BM x BN tiles of D (BM rows of A, the tokens; BN rows of
 // B, the weights). Elements are 16-bit or e4m3; a box row is 128 bytes, EB
 // = 128/sizeof(T) elements (64 or 128). Warpgroup 0 is the producer: it
-// gives registers back (setmaxnreg) and one thread walks the block's
-// k-tiles (BK = EB·KB elements of K), waits until the ring's next stage is
-// empty, announces its bytes on the stage's full barrier and starts 2·KB
-// TMA copies, KB boxes of BM x EB of A and of BN x EB of B (128-byte
-// swizzle, zero-filled past M, N and K: the K tail needs no special case). KB > 1 makes each DRAM visit to
-// a weight row 128·KB contiguous bytes. In SWAP mode the weight loads carry
-// an L2 evict-first policy (read once; the tokens stay cached). Warpgroups
+// gives registers back (setmaxnreg) and one thread loads each of the
+// block's k-tiles (BK = EB·KB elements of K) into the ring by TMA
+// (ws_producer.cuh: KB boxes of A and of B a stage, zero-filled past M, N
+// and K; with SWAP the weights evict-first). KB > 1 makes each DRAM visit
+// to a weight row 128·KB contiguous bytes. Warpgroups
 // 1…C are consumers: each waits for a full stage, issues its 4·KB k16 steps
 // of wgmma (32 bytes of K each) into its accumulator and gives stages back
 // by the accumulate policy (ws_accumulate.cuh: 16-bit keeps one group in
@@ -122,6 +120,7 @@
 #include "ws_accumulate.cuh"
 #include "ws_epilogue.cuh"
 #include "ws_epilogue_tma.cuh"
+#include "ws_producer.cuh"
 #include "ws_ring.cuh"
 #include "ws_schedule.cuh"
 #include "ws_streamk.cuh"
@@ -149,8 +148,6 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(MW == 1 || PP || (!PROMOTE && !B128), "BM = 256: 16-bit, no block scales");
   constexpr uint32_t A_BOX = BM * 128, B_BOX = BN * 128, A_STAGE = KB * A_BOX, B_STAGE = KB * B_BOX;  // bytes
   static_assert(MC == 1 || MC == 2, "multicast: clusters of two blocks");
-  constexpr uint32_t B_PART = B_BOX / MC;  // bytes of each B box a cluster block loads for all
-  static_assert(B_PART % 1024 == 0, "multicast parts of whole 8-row swizzle atoms");
   static_assert(A_BOX % 1024 == 0 && B_BOX % 1024 == 0, "boxes of whole 8-row swizzle atoms");
   static_assert(!EPI::tma_store || sizeof(TOut) == 2, "TMA-stored D: 16-bit D");
   // consumer budget; the producer keeps 40 (40 + C·REGS ≤ 512 per thread of a warpgroup column)
@@ -180,13 +177,6 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   static_assert(MW == 1 || !std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value,
                 "stream-K's fixup carries one 64-row block per consumer");
   const schedule sched(p);
-  // MC > 1: clusters along M share B (ws_schedule), along N share A
-  // (ws_schedule_n); block r loads rows r·BOX/MC… of the shared box into
-  // every block of its cluster.
-  constexpr bool SHARE_A = schedule::share_a;
-  constexpr uint32_t A_PART = A_BOX / MC;  // bytes of each A box a cluster block loads for all
-  static_assert(!SHARE_A || (MC == 2 && A_PART % 1024 == 0), "A multicast: two blocks, parts of whole 8-row swizzle atoms");
-  static_assert(!SHARE_A || !SWAP, "SWAP clusters lie along M: token tiles sharing the weights");
 
   if (wg == 0) {  // producer
     setmaxnreg_dec<40>();
@@ -200,28 +190,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       int64_t tm, tn, kb;
       int z;
       const int nk = sched.work(p, t, tm, tn, z, kb);
-      for (int kt = 0; leader && kt < nk; ++kt) {
-        const int s = pos.s;
-        mbar_wait(empty + 8 * s, pos.phase ^ 1);  // MC: released by the consumers of every block receiving B
-        mbar_arrive_expect_tx(full + 8 * s, A_STAGE + B_STAGE);  // MC: B_PART of each box from each block
-#pragma unroll
-        for (int j = 0; j < KB; ++j) {  // boxes past K (the last stage) arrive as zeros
-          const int32_t k = (int32_t)(kb + kt * sched.kstep() + j * EB);
-          if constexpr (SHARE_A)  // rows crank·BM/MC… of A's box, into every block of the cluster
-            tma_load_2d_multicast(sa + s * A_STAGE + j * A_BOX + sched.crank * A_PART, &p.tma_a, full + 8 * s, k,
-                                  (int32_t)(sched.token0(p, tm) + sched.crank * (BM / MC)), (uint16_t)((1u << MC) - 1));
-          else
-            tma_load_2d(sa + s * A_STAGE + j * A_BOX, &p.tma_a, full + 8 * s, k, (int32_t)sched.token0(p, tm));
-          if constexpr (MC > 1 && !SHARE_A)  // rows crank·BN/MC… of B's box, into every block of the cluster
-            tma_load_2d_multicast(sb + s * B_STAGE + j * B_BOX + sched.crank * B_PART, &p.tma_b, full + 8 * s, k,
-                                  (int32_t)(tn * BN + sched.crank * (BN / MC)), (uint16_t)((1u << MC) - 1));
-          else if (SWAP)  // weights are read once: evict them first, keep the tokens
-            tma_load_2d_hint(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN), l2_evict_first());
-          else
-            tma_load_2d(sb + s * B_STAGE + j * B_BOX, &p.tma_b, full + 8 * s, k, (int32_t)(tn * BN));
-        }
-        pos.next();
-      }
+      if (leader) ws_load_item<EB, BM, BN, KB, MC, SWAP>(p, sched, tm, tn, kb, nk, pos, sa, sb, full, empty);
     }
     if constexpr (MC > 1) cluster_sync();  // no block leaves while another may still reach its shared memory
     return;
