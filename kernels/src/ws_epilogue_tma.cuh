@@ -53,6 +53,20 @@ struct ws_epi_tma {
   template <typename TOut, int COLS> static constexpr uint32_t staging_bytes = 64 * COLS * sizeof(TOut);
 };
 
+// ws_staging_acquire: consumer c's staging buffer is free to write once its
+// thread 0 has seen the previous tile's stores read it and the warpgroup
+// has passed named barrier 1 + c. ws_staging_publish: the warpgroup's
+// writes are visible to the copy engine (fence.proxy.async, then the
+// barrier) before thread 0 issues the stores.
+__device__ __forceinline__ void ws_staging_acquire(int c, int tid) {
+  if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
+  ws_bar_sync(c);
+}
+__device__ __forceinline__ void ws_staging_publish(int c) {
+  fence_proxy_async();  // each thread's writes, before the copy engine reads them
+  ws_bar_sync(c);
+}
+
 // ws_epilogue_tma stores a consumer warpgroup's 64 x COLS accumulator d
 // (wgmma layout) to D[m0…m0+63][n0…n0+COLS−1] through the staging buffer at
 // shared address stage (see above). lr is the thread's first accumulator row
@@ -70,8 +84,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
   constexpr int BOXC = COLS % 64 == 0 ? 64 : 32, RB = 2 * BOXC, CPR = RB / 16;  // columns, bytes, 16-byte chunks a row
   const int sw = BOXC == 64 ? lr % 8 : (lr >> 1) % 4;  // the row's swizzle (the same for rows lr and lr + 8)
   using P = typename pair_of<TOut>::type;
-  if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
-  ws_bar_sync(c);
+  ws_staging_acquire(c, tid);
   const int64_t nq = n0 + 2 * q;  // this thread's first column
   auto rows = [&](auto plain) {
     const float alpha = p.alpha, beta = p.beta;
@@ -122,8 +135,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
     rows(std::true_type{});
   else
     rows(std::false_type{});
-  fence_proxy_async();  // each thread's writes, before the copy engine reads them
-  ws_bar_sync(c);
+  ws_staging_publish(c);
   if (tid == 0) {
     if (m0 < p.m)  // a multicast cluster's last M tile may lie past M
 #pragma unroll
@@ -149,8 +161,7 @@ template <typename TOut, int COLS>
 __device__ __forceinline__ void ws_epilogue_tma_nm(const gr_gemm_params &p, const float (&d)[COLS / 2], int64_t n0,
                                                    int64_t m0, int lr, int q, uint32_t stage, int c, int tid) {
   static_assert(sizeof(TOut) == 2 && COLS % 8 == 0 && COLS <= 256, "16-bit D, a box of at most 256 rows");
-  if (tid == 0) tma_store_wait_read<0>();  // the previous tile's stores have read the buffer
-  ws_bar_sync(c);
+  ws_staging_acquire(c, tid);
   const float alpha = p.alpha, beta = p.beta;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -171,8 +182,7 @@ __device__ __forceinline__ void ws_epilogue_tma_nm(const gr_gemm_params &p, cons
         asm volatile("st.shared.b16 [%0], %1;\n" ::"r"(at), "h"(*reinterpret_cast<const unsigned short *>(&o)) : "memory");
       }
   }
-  fence_proxy_async();  // each thread's writes, before the copy engine reads them
-  ws_bar_sync(c);
+  ws_staging_publish(c);
   if (tid == 0) {
     if (n0 < p.n && m0 < p.m) tma_store_2d(&p.tma_d, stage, (int32_t)n0, (int32_t)m0);
     tma_store_commit();
