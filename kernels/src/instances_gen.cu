@@ -904,6 +904,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_f16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __half, 1, 4, 16, 8, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -1031,6 +1040,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

@@ -31,10 +31,23 @@
 
 namespace gr {
 
+// ws_promote_lagged (e4m3, in REL's place; experimental): a consumer keeps
+// two sets of chains and uses them in turn, so it promotes k-tile kt − 1's
+// while kt's wgmma run (wgmma_wait<1>), and gives kt − 1's stage back then,
+// as ws_release_late does for 16-bit — the tensor cores need not idle for
+// the promotion. The parts are added to acc in k-tile order, as without
+// the lag: the same bits. Tensor and row scales only (no B128); twice the
+// chains' registers.
+struct ws_promote_lagged {
+  static constexpr int in_flight = 1;
+};
+
 template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> struct ws_accumulator {
   static constexpr bool promote = sizeof(T) == 1;  // e4m3: fp32 promotion every k-tile
+  static constexpr bool lagged = std::is_same<REL, ws_promote_lagged>::value;
   static constexpr int NA = promote ? 1 : NACC, NP = promote ? NACC : 1;
   static_assert(!B128 || promote, "128-block scales: e4m3");
+  static_assert(!lagged || (promote && !B128), "lagged promotion: e4m3, tensor or row scales");
   struct none {};
   // The registers: acc[w][a] the fp32 accumulator of block w, set a; e4m3's
   // part[a] a k-tile's chains, declared first (in this order every kernel
@@ -46,7 +59,12 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   struct direct {
     float acc[MW][NA][COLS / 2];
   };
-  typename std::conditional<promote, promoted, direct>::type r;
+  struct lag {  // ws_promote_lagged: chains part[odd] take this k-tile's wgmma, part[!odd] the one before's
+    float part[2][NP][COLS / 2];
+    float acc[MW][NA][COLS / 2];
+    int odd;
+  };
+  typename std::conditional<lagged, lag, typename std::conditional<promote, promoted, direct>::type>::type r;
   // B128: a k-tile's scales, element 4i + 2h + b's being sr[h]·sq[2i + b]
   // (empty otherwise)
   struct block_scales {
@@ -66,6 +84,7 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
       for (int a = 0; a < NA; ++a)
 #pragma unroll
         for (int i = 0; i < COLS / 2; ++i) r.acc[w][a][i] = 0.f;
+    if constexpr (lagged) r.odd = 0;
   }
 
   // load_scales reads into sc B128's scales of k-block kbi for the
@@ -88,11 +107,13 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   // mma issues k16 step kk of the k-tile for block w (shared-memory
   // descriptors da of its rows, db of the columns).
   __device__ __forceinline__ void mma(int kk, int w, uint64_t da, uint64_t db) {
-    if constexpr (promote) {  // each chain starts afresh in every k-tile
-      if (kk < NP)
-        wgmma<T, COLS>::run_first(r.part[kk % NP], da, db);
+    if constexpr (lagged) {  // a uniform branch: the set is compile-time in each
+      if (r.odd)
+        chain(r.part[1], kk, da, db);
       else
-        wgmma<T, COLS>::run(r.part[kk % NP], da, db);
+        chain(r.part[0], kk, da, db);
+    } else if constexpr (promote) {  // each chain starts afresh in every k-tile
+      chain(r.part, kk, da, db);
     } else
       wgmma<T, COLS>::run(r.acc[w][kk % NA], da, db);
   }
@@ -103,7 +124,17 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   // thread 0 arrives) and promotes (B128: by the k-tile's scales sc). It
   // returns the stage now in flight.
   __device__ __forceinline__ int retire(uint32_t empty, int s, int prev, int tid, scales_in sc) {
-    if constexpr (promote) {  // promote: acc += part (· block scales), then the stage is free
+    if constexpr (lagged) {  // k-tile kt − 1's chains retired: its stage is free, promote them
+      pin_parts();
+      wgmma_wait<1>();
+      pin_parts();
+      if (prev >= 0) {
+        if (tid == 0) ws_release<MC>(empty + 8 * prev);
+        promote_other();
+      }
+      r.odd ^= 1;
+      return s;
+    } else if constexpr (promote) {  // promote: acc += part (· block scales), then the stage is free
 #pragma unroll
       for (int a = 0; a < NP; ++a) pin_registers(r.part[a]);
       wgmma_wait<0>();
@@ -142,6 +173,10 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   __device__ __forceinline__ void drain(uint32_t empty, int prev, int tid) {
     wgmma_wait<0>();
     pin();
+    if constexpr (lagged) {
+      pin_parts();
+      if (prev >= 0) promote_other();  // the last k-tile's chains (retire turned odd after them)
+    }
     if (prev >= 0 && tid == 0) ws_release<MC>(empty + 8 * prev);
 #pragma unroll
     for (int w = 0; w < MW; ++w)
@@ -152,6 +187,38 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   }
 
  private:
+  // chain issues k16 step kk into the chains pt (a chain's first step ignores their old values).
+  template <class P> __device__ __forceinline__ void chain(P &pt, int kk, uint64_t da, uint64_t db) {
+    if (kk < NP)
+      wgmma<T, COLS>::run_first(pt[kk % NP], da, db);
+    else
+      wgmma<T, COLS>::run(pt[kk % NP], da, db);
+  }
+  // promote_other adds the chains of the set not in use (part[!odd]) to acc.
+  __device__ __forceinline__ void promote_other() {
+    if constexpr (lagged) {
+      if (r.odd)
+        add_parts(r.part[0]);
+      else
+        add_parts(r.part[1]);
+    }
+  }
+  template <class P> __device__ __forceinline__ void add_parts(const P &pt) {
+#pragma unroll
+    for (int i = 0; i < COLS / 2; ++i) {
+      float v = pt[0][i];
+#pragma unroll
+      for (int a = 1; a < NP; ++a) v += pt[a][i];
+      r.acc[0][0][i] += v;
+    }
+  }
+  __device__ __forceinline__ void pin_parts() {
+    if constexpr (lagged)
+#pragma unroll
+      for (int b = 0; b < 2; ++b)
+#pragma unroll
+        for (int a = 0; a < NP; ++a) pin_registers(r.part[b][a]);
+  }
   __device__ __forceinline__ void pin() {
 #pragma unroll
     for (int w = 0; w < MW; ++w)

@@ -91,7 +91,9 @@
 // the 2 × STAGES + 2 mbarriers are static shared memory.
 // REL is when a consumer gives a stage back (ws_ring.cuh): ws_release_late
 // (the default, as above) or ws_release_now (experimental: after the
-// k-tile's own wgmma retire, a stage more of lead for the producer).
+// k-tile's own wgmma retire, a stage more of lead for the producer); for
+// e4m3, ws_promote_lagged (ws_accumulate.cuh, experimental: k-tile kt − 1
+// promoted while kt's wgmma run).
 // EPI is the epilogue policy (ws_epilogue_tma.cuh): ws_epi_reg (the default)
 // stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit D,
 // after the e4m3 scales) stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes

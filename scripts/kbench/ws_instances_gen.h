@@ -244,4 +244,7 @@
   X(ws_wgmma_swap_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16, __nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 173056) \
   X(ws_wgmma_swap_ts_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16, __nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 214016) \
   X(ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16, __nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 226304) \
-  X(ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16, __nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 173056)
+  X(ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16, __nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 173056) \
+  X(ws_wgmma_lp_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16, __nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged, 384, 230400) \
+  X(ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16, __nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged, 384, 226304) \
+  X(ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16, __nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged, 384, 173056)

@@ -32,6 +32,20 @@ func TestKbenchInstancesUpToDate(t *testing.T) {
 	got, err := os.ReadFile("../../../" + kbenchList)
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got), "run go generate ./kernels")
+	// every entry names all of X's 17 arguments once: SCHED, EPI and REL
+	// each in its place, defaults included
+	entries := 0
+	for _, line := range strings.Split(string(want), "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "X(") {
+			entries++
+			args := strings.Split(strings.TrimSuffix(strings.TrimSuffix(l, " \\"), ")"), ", ")
+			require.Len(t, args, 17, l)
+			require.True(t, strings.HasPrefix(args[12], "gr::ws_schedule") || strings.HasPrefix(args[12], "gr::ws_stream_k"), l)
+			require.True(t, strings.HasPrefix(args[13], "gr::ws_epi_"), l)
+			require.True(t, strings.HasPrefix(args[14], "gr::ws_release_") || args[14] == "gr::ws_promote_lagged", l)
+		}
+	}
+	require.NotZero(t, entries)
 }
 
 // The manifest must list what the instance list declares, with the digests
@@ -264,6 +278,19 @@ func TestWSInstances(t *testing.T) {
 			require.True(t, k.Experimental, name)
 			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }",
 				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages), name)
+		}
+		// lagged promotion: e4m3 only, the wrapper names gr::ws_promote_lagged
+		// in REL's place, and the class is its twin's (the parts are added in
+		// k-tile order)
+		require.Equal(t, a.lp, strings.Contains(name, "_lp_ts_"), name)
+		if a.lp {
+			require.Equal(t, kernels.E4M3, in.in, name)
+			require.True(t, k.Experimental, name)
+			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, %v, %d, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }",
+				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages, a.swap, a.nacc()), name)
+			twin := a
+			twin.lp = false
+			require.Equal(t, twin.class(), a.class(), name)
 		}
 		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1)%s GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, in.clusterDims(), name))
 		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)

@@ -393,6 +393,12 @@ func e4m3Instances() []instance {
 			a.kb, a.fp8, a.ts = 1, true, true
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
 		}
+		// Lagged promotion (ws_promote_lagged; experimental, not yet run): the
+		// routed non-swap tile and the swap tiles whose two sets of chains fit.
+		for _, a := range []wsWGMMAArgs{{bm: 128, bn: 128, stages: 6}, {bm: 16, bn: 128, stages: 12, swap: true}, {bm: 32, bn: 128, stages: 8, swap: true}} {
+			a.kb, a.fp8, a.ts, a.lp = 1, true, true, true
+			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
+		}
 	}
 	return out
 }

@@ -270,16 +270,7 @@ func kbenchInstances() ([]byte, error) {
 				continue
 			}
 			fmt.Fprintf(&b, " \\\n  X(%s, %s, %s", in.suffix(), cuType[in.in], cuType[in.out])
-			v := a.values()
-			if !a.sk && !a.mc2n && !a.ts && !a.il {
-				v = append(v, "gr::ws_schedule") // the default scheduler, named: every entry has SCHED
-			}
-			if !a.ts {
-				v = append(v, "gr::ws_epi_reg") // the default epilogue, named: every entry has EPI
-			}
-			if !a.rn {
-				v = append(v, "gr::ws_release_late") // the default release policy, named: every entry has REL
-			}
+			v := a.templateArgs(true) // every entry has SCHED, EPI and REL
 			t := a.tile()
 			v = append(v, t.warps*32, in.family().smemBytes(t, in.in.Size())) // the launch's threads and shared bytes, as the manifest's
 			for _, v := range v {

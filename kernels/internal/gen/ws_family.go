@@ -141,6 +141,21 @@ var (
 	wsWGMMARNSKTS   = renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts")
 )
 
+// wsWGMMALPTS and wsWGMMASwapLPTS: the e4m3 TMA-store tiles with REL =
+// gr::ws_promote_lagged (ws_accumulate.cuh; issue 20 item 1): a consumer
+// keeps two sets of chains in turn and promotes k-tile kt − 1's into fp32
+// while kt's wgmma run, instead of waiting for each k-tile's wgmma before
+// its promotion, the tensor cores idle meanwhile. Why: at M ≥ 1024 the
+// promoted kernels reach 900–1030 TFLOP/s on the H200 where _scaled_mm
+// reaches ~1250 (issue 20). Tensor and row scales only; the 128-column
+// tiles and the swap tiles up to 32 tokens, where twice the chains fit the
+// consumers' registers. The parts are added in k-tile order as without the
+// lag: the same class as their twins. Experimental, not yet run.
+var (
+	wsWGMMALPTS     = renamed(wsWGMMATS, "ws_wgmma_lp_ts")
+	wsWGMMASwapLPTS = renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts")
+)
+
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
 // tiles (M ≈ 257…1024, where the partial last wave is split along K) whose
 // finishing block stores its tile through TMA. The partials between blocks
@@ -359,10 +374,15 @@ type wsWGMMAArgs struct {
 	sh                  bool // the last token tile moved back to end at M (SCHED = gr::ws_schedule_shift)
 	wf                  bool // SWAP with a wave-fitted token side (ws_wgmma_swap_wf_ts)
 	rn                  bool // a consumer gives a stage back once its k-tile's wgmma retire (REL = gr::ws_release_now)
+	lp                  bool // e4m3: k-tile kt − 1 promoted while kt's wgmma run (REL = gr::ws_promote_lagged)
 }
 
 func (a wsWGMMAArgs) family() *family {
 	switch {
+	case a.lp && a.swap:
+		return &wsWGMMASwapLPTS
+	case a.lp:
+		return &wsWGMMALPTS
 	case a.rn && a.sk:
 		return &wsWGMMARNSKTS
 	case a.rn && a.mc2:
@@ -474,31 +494,48 @@ func (a wsWGMMAArgs) nacc() int {
 	}
 	return 4
 }
-func (a wsWGMMAArgs) values() []any {
+func (a wsWGMMAArgs) values() []any { return a.templateArgs(false) }
+
+// wsDefaultPolicies are ws_wgmma's defaults for SCHED, EPI and REL.
+var wsDefaultPolicies = [3]string{"gr::ws_schedule", "gr::ws_epi_reg", "gr::ws_release_late"}
+
+// templateArgs is ws_wgmma's template arguments after T and TOut: with
+// named, every policy (SCHED, EPI, REL) even where it is the default (the
+// kernel bench's list); without, the defaults at the end left out.
+func (a wsWGMMAArgs) templateArgs(named bool) []any {
 	mc := 1
 	if a.mc2 || a.mc2n {
 		mc = 2
 	}
 	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
+	p := wsDefaultPolicies
 	switch {
 	case a.sk && a.sh:
-		v = append(v, "gr::ws_stream_k_shift")
+		p[0] = "gr::ws_stream_k_shift"
 	case a.sk:
-		v = append(v, "gr::ws_stream_k") // the scheduler policy (default gr::ws_schedule)
+		p[0] = "gr::ws_stream_k"
 	case a.il:
-		v = append(v, "gr::ws_schedule_il")
+		p[0] = "gr::ws_schedule_il"
 	case a.mc2n:
-		v = append(v, "gr::ws_schedule_n")
+		p[0] = "gr::ws_schedule_n"
 	case a.sh:
-		v = append(v, "gr::ws_schedule_shift")
-	case a.ts:
-		v = append(v, "gr::ws_schedule") // named, for the epilogue policy after it
+		p[0] = "gr::ws_schedule_shift"
 	}
 	if a.ts {
-		v = append(v, "gr::ws_epi_tma") // the epilogue policy (default gr::ws_epi_reg)
+		p[1] = "gr::ws_epi_tma"
 	}
-	if a.rn {
-		v = append(v, "gr::ws_release_now") // the consumers' release policy (default gr::ws_release_late)
+	switch {
+	case a.rn:
+		p[2] = "gr::ws_release_now"
+	case a.lp:
+		p[2] = "gr::ws_promote_lagged" // e4m3's in REL's place
+	}
+	n := len(p)
+	for !named && n > 0 && p[n-1] == wsDefaultPolicies[n-1] {
+		n--
+	}
+	for _, s := range p[:n] {
+		v = append(v, s)
 	}
 	return v
 }
@@ -538,6 +575,8 @@ func (a wsWGMMAArgs) check() error {
 		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
 	case a.rn && (!a.ts || a.fp8 || a.swap || a.pp || a.sh || a.il || a.rp || a.b128):
 		return errors.New("release-now: the 16-bit TMA-stored tiles, alone, in clusters or under stream-K (e4m3 gives each stage back at once already)")
+	case a.lp && (!a.fp8 || !a.ts || a.b128 || a.sk || a.mc2 || a.sh || a.rn || a.cols()*a.nacc() > 128):
+		return errors.New("lagged promotion: e4m3 TMA-stored tiles, tensor or row scales, no stream-K, clusters or shift, two sets of chains of at most 128 columns in all")
 	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
