@@ -141,18 +141,18 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
 #pragma unroll
       for (int a = 0; a < NP; ++a) pin_registers(r.part[a]);
       if (tid == 0) ws_release<MC>(empty + 8 * s);
+      if constexpr (B128)
 #pragma unroll
-      for (int i = 0; i < COLS / 8; ++i)
+        for (int i = 0; i < COLS / 8; ++i)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          float v = r.part[0][4 * i + e];
+          for (int e = 0; e < 4; ++e) {
+            float v = r.part[0][4 * i + e];
 #pragma unroll
-          for (int a = 1; a < NP; ++a) v += r.part[a][4 * i + e];
-          if constexpr (B128)
+            for (int a = 1; a < NP; ++a) v += r.part[a][4 * i + e];
             r.acc[0][0][4 * i + e] = fmaf(v, sc.sr[e >> 1] * sc.sq[2 * i + (e & 1)], r.acc[0][0][4 * i + e]);
-          else
-            r.acc[0][0][4 * i + e] += v;
-        }
+          }
+      else
+        add_parts(r.part);
       return prev;
     } else {
       pin();
@@ -203,6 +203,7 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
         add_parts(r.part[1]);
     }
   }
+  // add_parts adds the sum of chains pt (in chain order) to acc: the promotion.
   template <class P> __device__ __forceinline__ void add_parts(const P &pt) {
 #pragma unroll
     for (int i = 0; i < COLS / 2; ++i) {
