@@ -77,6 +77,7 @@ var wsWGMMAMC2N = func() family {
 	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
 	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
 	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm / 2, t.bn} }
+	f.wsPolicies[0] = "gr::ws_schedule_n"
 	return f
 }()
 
@@ -135,10 +136,10 @@ var (
 // The same descriptors as their twins: the policy changes when a stage is
 // given back, nothing the filter or the model reads.
 var (
-	wsWGMMARNTS     = renamed(wsWGMMATS, "ws_wgmma_rn_ts")
-	wsWGMMARNMC2TS  = renamed(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts")
-	wsWGMMARNMC2NTS = renamed(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts")
-	wsWGMMARNSKTS   = renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts")
+	wsWGMMARNTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_rn_ts"), 2, "gr::ws_release_now")
+	wsWGMMARNMC2TS  = wsWith(renamed(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts"), 2, "gr::ws_release_now")
+	wsWGMMARNMC2NTS = wsWith(renamed(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts"), 2, "gr::ws_release_now")
+	wsWGMMARNSKTS   = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts"), 2, "gr::ws_release_now")
 )
 
 // wsWGMMALPTS and wsWGMMASwapLPTS: the e4m3 TMA-store tiles with REL =
@@ -152,8 +153,8 @@ var (
 // consumers' registers. The parts are added in k-tile order as without the
 // lag: the same class as their twins. Experimental, not yet run.
 var (
-	wsWGMMALPTS     = renamed(wsWGMMATS, "ws_wgmma_lp_ts")
-	wsWGMMASwapLPTS = renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts")
+	wsWGMMALPTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_lp_ts"), 2, "gr::ws_promote_lagged")
+	wsWGMMASwapLPTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts"), 2, "gr::ws_promote_lagged")
 )
 
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
@@ -170,6 +171,7 @@ var wsWGMMASKTS = wsTMAStore(renamed(wsWGMMASK, "ws_wgmma_sk_ts"), true)
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
 	f.tmaStoreBox, f.persistent = tmaStoreBox, f.persistent || persistent
+	f.wsPolicies[1] = "gr::ws_epi_tma"
 	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
 	return f
@@ -239,8 +241,8 @@ var (
 // by measured entries at M = 65…256 (docs/perf/2026-12-04-h200-c, calls 3
 // and 4).
 var (
-	wsWGMMAShTS     = wsTMAStore(wsFamily("ws_wgmma_sh_ts", wsModel, nil), true)
-	wsWGMMASwapShTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil))
+	wsWGMMAShTS     = wsTMAStore(wsWith(wsFamily("ws_wgmma_sh_ts", wsModel, nil), 0, "gr::ws_schedule_shift"), true)
+	wsWGMMASwapShTS = wsSwapTMAStore(wsWith(wsFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil), 0, "gr::ws_schedule_shift"))
 )
 
 // wsWGMMASKShTS: ws_wgmma_sk_ts under ws_stream_k_shift, the stream-K walk
@@ -248,12 +250,13 @@ var (
 // 257…2048, where the shapes between powers of two leave the last token
 // tile partly past M (M = 1449: 87 of 128 rows). Experimental, as the large
 // sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
-var wsWGMMASKShTS = renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts")
+var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), 0, "gr::ws_stream_k_shift")
 
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
 	f.tmaStoreBox = swapTMAStoreBox
+	f.wsPolicies[1] = "gr::ws_epi_tma"
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
 	return f
 }
@@ -294,6 +297,7 @@ var (
 var wsWGMMAIL = func() family {
 	f := wsFamily("ws_wgmma_il", wsModel, nil)
 	f.interleavedSplitK = true
+	f.wsPolicies[0] = "gr::ws_schedule_il"
 	return f
 }()
 
@@ -328,6 +332,7 @@ var repackKernel = struct {
 // wsStreamK makes f a stream-K family: persistent, no split-K factor.
 func wsStreamK(f family) family {
 	f.persistent, f.streamK, f.maxSplitK = true, true, 1
+	f.wsPolicies[0] = "gr::ws_stream_k"
 	return f
 }
 
@@ -347,10 +352,17 @@ func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 		depth: smemStages, sm90a: true, minBlocks: 1,
 		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
 		maxSplitK: 16, indexBits: 64,
-		tmaBox:   func(t tile) [2]int { return [2]int{t.bm, t.bn} },
-		model:    m,
-		scalings: scalings,
+		tmaBox:     func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+		model:      m,
+		scalings:   scalings,
+		wsPolicies: wsDefaultPolicies,
 	}
+}
+
+// wsWith is f with policy i (0 SCHED, 1 EPI, 2 REL) set to p.
+func wsWith(f family, i int, p string) family {
+	f.wsPolicies[i] = p
+	return f
 }
 
 // wsSmemBytes: STAGES stages of KB boxes (128 bytes of K) of A and B, and
@@ -499,37 +511,17 @@ func (a wsWGMMAArgs) values() []any { return a.templateArgs(false) }
 // wsDefaultPolicies are ws_wgmma's defaults for SCHED, EPI and REL.
 var wsDefaultPolicies = [3]string{"gr::ws_schedule", "gr::ws_epi_reg", "gr::ws_release_late"}
 
-// templateArgs is ws_wgmma's template arguments after T and TOut: with
-// named, every policy (SCHED, EPI, REL) even where it is the default (the
-// kernel bench's list); without, the defaults at the end left out.
+// templateArgs is ws_wgmma's template arguments after T and TOut, the
+// policies (SCHED, EPI, REL) from the family's descriptor: with named,
+// every policy even where it is the default (the kernel bench's list);
+// without, the defaults at the end left out.
 func (a wsWGMMAArgs) templateArgs(named bool) []any {
 	mc := 1
 	if a.mc2 || a.mc2n {
 		mc = 2
 	}
 	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
-	p := wsDefaultPolicies
-	switch {
-	case a.sk && a.sh:
-		p[0] = "gr::ws_stream_k_shift"
-	case a.sk:
-		p[0] = "gr::ws_stream_k"
-	case a.il:
-		p[0] = "gr::ws_schedule_il"
-	case a.mc2n:
-		p[0] = "gr::ws_schedule_n"
-	case a.sh:
-		p[0] = "gr::ws_schedule_shift"
-	}
-	if a.ts {
-		p[1] = "gr::ws_epi_tma"
-	}
-	switch {
-	case a.rn:
-		p[2] = "gr::ws_release_now"
-	case a.lp:
-		p[2] = "gr::ws_promote_lagged" // e4m3's in REL's place
-	}
+	p := a.family().wsPolicies // the variant's, from its descriptor
 	n := len(p)
 	for !named && n > 0 && p[n-1] == wsDefaultPolicies[n-1] {
 		n--
