@@ -10,6 +10,8 @@ import (
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/autotune/tuning/tuningtest"
+	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // tuneFiles writes tuningtest's manifest and testdata/tune-base.yaml into a
@@ -37,6 +39,17 @@ func readFile(t *testing.T, path string) string {
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return string(data)
+}
+
+// loadTuned loads the table a tune wrote to path against tuningtest's
+// kernels, and returns the catalog too.
+func loadTuned(t *testing.T, path string) (*dispatch.Table, *kernels.Catalog) {
+	t.Helper()
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	tab, err := loadTable(path, cat)
+	require.NoError(t, err)
+	return tab, cat
 }
 
 // withGPUs injects measurers into the tune command.

@@ -25,10 +25,7 @@ func TestTuneCommandE4M3(t *testing.T) {
 	code, stdout, stderr := runCLI("-shapes", shapes, "-types", "e4m3→bf16", "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "gate: e4m3→bf16: |D−ref| ≤ 2^-8·|ref| + (1+2^-8)·(2^-9 + (⌈K/128⌉+8)·2^-24)·Σ|terms| + 1e-6")
-	cat, err := tuningtest.Catalog()
-	require.NoError(t, err)
-	tab, err := loadTable(out, cat)
-	require.NoError(t, err)
+	tab, _ := loadTuned(t, out)
 	exact, def := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.E4M3, Out: dispatch.BF16}, 4096, 4096)
 	require.NotNil(t, exact)
 	require.NotNil(t, def)
@@ -51,10 +48,7 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 	assert.Regexp(t, `time in the measurer's calls: gate \d+ calls \d+ s, .*full \d+ calls \d+ s, .*events \d+ calls`, stdout)
 	assert.Contains(t, stderr, "tune", "the progress bar goes to stderr")
 
-	cat, err := tuningtest.Catalog()
-	require.NoError(t, err)
-	tab, err := loadTable(out, cat)
-	require.NoError(t, err)
+	tab, _ := loadTuned(t, out)
 	assert.Equal(t, "measured", tab.Provenance.Source)
 	assert.Equal(t, "580.1", tab.Provenance.Driver)
 	assert.Equal(t, "sm_90", tab.Provenance.Arch)
@@ -128,10 +122,7 @@ func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
 	for _, c := range gpu.Gated {
 		assert.Equal(t, tuning.Candidate{Kernel: "t90_big", SplitK: 1}, c)
 	}
-	cat, err := tuningtest.Catalog()
-	require.NoError(t, err)
-	tab, err := loadTable(out, cat)
-	require.NoError(t, err)
+	tab, cat := loadTuned(t, out)
 	e, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1024, 1024)
 	require.NotNil(t, e)
 	b := e.Bucket(64)
@@ -210,10 +201,7 @@ func TestTuneCommandVendor(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "buckets.yaml")
 		code, stdout, stderr := runCLI(append([]string{"-shapes", shapes, "-max-m", "16", "-out", out, "-base", base, "-manifest", manifest, "-prune", "0"}, args...)...)
 		require.Equal(t, 0, code, stderr)
-		cat, err := tuningtest.Catalog()
-		require.NoError(t, err)
-		tab, err = loadTable(out, cat)
-		require.NoError(t, err)
+		tab, _ = loadTuned(t, out)
 		return vendorAsked, stdout, tab
 	}
 	vendorBuckets := func(tab *dispatch.Table) int {
