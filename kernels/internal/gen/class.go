@@ -58,7 +58,7 @@ func (a tiledWGMMAArgs) class() string { return "wgmma16.seq" }
 // last wave ends, which depends on M: no class.
 func (a wsWGMMAArgs) class() string {
 	switch {
-	case a.sk:
+	case a.sk():
 		return ""
 	case a.fp8:
 		return fmt.Sprintf("wgmma32.p128.nacc%d", a.nacc())

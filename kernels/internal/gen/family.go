@@ -60,10 +60,9 @@ type family struct {
 	// __grid_constant__, so that the maps stay in parameter space, where
 	// the copy engine reads them.
 	tmaBox func(t tile) [2]int
-	// wsPolicies is, for a family over ws_wgmma.cuh, its SCHED, EPI and REL
-	// template arguments (the tile scheduler, epilogue and release or
-	// promotion policies): the variant, stated once in its descriptor.
-	wsPolicies [3]string
+	// ws is, for a family over ws_wgmma.cuh, the variant of the template
+	// its kernels instantiate (wsSpec): stated once, in its descriptor.
+	ws wsSpec
 	// minBlocks is __launch_bounds__'s second argument (0: none); 1 gives
 	// the register cap at entry that setmaxnreg needs.
 	minBlocks int

@@ -137,31 +137,32 @@ func TestArgsChecks(t *testing.T) {
 		decodeFMAArgs{bm: 1, bn: 2, vec: 4, warps: 8, u: 2},
 		decodeMMAArgs{bm: 12, bn: 16, warps: 8, u: 2, lv: 1},
 		decodeMMAArgs{bm: 8, bn: 24, warps: 8, u: 2, lv: 1},
-		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},      // warp tile rows 24
-		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},      // BK not a power of two
-		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},      // one stage
-		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true},     // 64-row steps over a 16-row tile
-		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                        // half a warpgroup
-		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                        // not n128 wgmma
-		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                        // too shallow
-		wsWGMMAArgs{bm: 320, bn: 128, stages: 2, kb: 1},                                   // five consumers
-		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, sk: true},                         // stream-K's fixup of 128 rows
-		wsWGMMAArgs{bm: 64, bn: 256, stages: 4, kb: 1, swap: true},                        // 256 weight rows
-		wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                        // e4m3 at BM = 256
-		wsWGMMAArgs{bm: 128, bn: 80, stages: 4, kb: 1},                                    // no n80 wgmma here
-		wsWGMMAArgs{bm: 24, bn: 128, stages: 4, kb: 1, swap: true},                        // n24 and a partial atom
-		wsWGMMAArgs{bm: 64, bn: 256, stages: 4, kb: 1, swap: true, ts: true},              // 256 weight rows, TMA-stored
-		wsWGMMAArgs{bm: 64, bn: 64, stages: 1, kb: 1, swap: true},                         // one stage
-		wsWGMMAArgs{bm: 64, bn: 64, stages: 4, kb: 0, swap: true},                         // no box per stage
-		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                    // 8-byte e4m3 loads
-		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, b128: true},                       // block scales on 16-bit inputs
-		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true, b128: true},            // two B blocks per consumer
-		wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                        // no registers to promote
-		wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, pp: true},              // ping-pong cannot promote
-		wsWGMMAArgs{bm: 16, bn: 128, stages: 4, kb: 2, swap: true, fp8: true, b128: true}, // two k-blocks per k-tile
-		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, pp: true, ts: true, rn: true},     // release-now in ping-pong
-		wsWGMMAArgs{bm: 128, bn: 128, stages: 4, kb: 1, rp: true, ts: true},               // TMA store of a repack kernel (not yet)
-		wsWGMMAArgs{bm: 128, bn: 16, stages: 4, kb: 1, ts: true},                          // BN not whole 32-column boxes
+		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},                                 // warp tile rows 24
+		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},                                 // BK not a power of two
+		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},                                 // one stage
+		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true},                                // 64-row steps over a 16-row tile
+		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                                                   // half a warpgroup
+		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                                                   // not n128 wgmma
+		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                                                   // too shallow
+		wsWGMMAArgs{f: &wsWGMMA, bm: 320, bn: 128, stages: 2, kb: 1},                                                 // five consumers
+		wsWGMMAArgs{f: &wsWGMMASK, bm: 256, bn: 128, stages: 4, kb: 1},                                               // stream-K's fixup of 128 rows
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 256, stages: 4, kb: 1},                                              // 256 weight rows
+		wsWGMMAArgs{f: &wsWGMMA, bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                                      // e4m3 at BM = 256
+		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 80, stages: 4, kb: 1},                                                  // no n80 wgmma here
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 24, bn: 128, stages: 4, kb: 1},                                              // n24 and a partial atom
+		wsWGMMAArgs{f: &wsWGMMASwapTS, bm: 64, bn: 256, stages: 4, kb: 1},                                            // 256 weight rows, TMA-stored
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 1, kb: 1},                                               // one stage
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 4, kb: 0},                                               // no box per stage
+		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                                               // 8-byte e4m3 loads
+		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 128, stages: 4, kb: 1},                                             // block scales on 16-bit inputs
+		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                  // two B blocks per consumer
+		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                      // no registers to promote
+		wsWGMMAArgs{f: &wsWGMMAPP, bm: 128, bn: 128, stages: 6, kb: 1, fp8: true},                                    // ping-pong cannot promote
+		wsWGMMAArgs{f: &wsWGMMASwapB128, bm: 16, bn: 128, stages: 4, kb: 2, fp8: true},                               // two k-blocks per k-tile
+		wsWGMMAArgs{f: testFamily(wsWith(wsWGMMAPPTS, 2, "gr::ws_release_now")), bm: 128, bn: 128, stages: 4, kb: 1}, // release-now in ping-pong
+		wsWGMMAArgs{f: testFamily(wsTMAStore(wsWGMMARP, true)), bm: 128, bn: 128, stages: 4, kb: 1},                  // TMA store of a repack kernel (not yet)
+		wsWGMMAArgs{f: &wsWGMMATS, bm: 128, bn: 16, stages: 4, kb: 1},                                                // BN not whole 32-column boxes
+		wsWGMMAArgs{f: &wsWGMMASwapWFTS, bm: 128, bn: 128, stages: 4, kb: 1},                                         // a wave-fitted family's tile of 128 tokens
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
@@ -219,31 +220,31 @@ func TestWSInstances(t *testing.T) {
 		if !ok {
 			continue
 		}
-		seen[a.swap]++
+		seen[a.swap()]++
 		name := in.suffix()
 		k := in.spec(images[1])
 		box := [2]int{a.bm, a.bn}
 		switch {
-		case a.mc2: // each block of the cluster loads half of B's box for both
+		case a.mc2(): // each block of the cluster loads half of B's box for both
 			box[1] /= 2
-		case a.mc2n: // clusters along N: half of A's box
+		case a.mc2n(): // clusters along N: half of A's box
 			box[0] /= 2
 		}
 		require.Equal(t, box, k.TMABox, name)
-		require.Equal(t, a.mc2 || a.mc2n, k.Persistent && k.Cluster == 2, name)
-		require.Equal(t, a.mc2n, k.ClusterAlongN, name)
+		require.Equal(t, a.mc2() || a.mc2n(), k.Persistent && k.Cluster == 2, name)
+		require.Equal(t, a.mc2n(), k.ClusterAlongN, name)
 		staging := 0
-		if a.ts { // D's staging buffer: 64 x COLS 16-bit elements per consumer after the ring
+		if a.ts() { // D's staging buffer: 64 x COLS 16-bit elements per consumer after the ring
 			staging = a.consumers() * 64 * a.cols() * 2
 			cols, rows := 64, 64 // a consumer's rows of D; with SWAP the tile's tokens
-			if a.swap {
+			if a.swap() {
 				rows = a.bm
 			} else if a.bn%64 != 0 {
 				cols = 32 // 96-wide tiles: three boxes of 32 columns
 			}
 			require.Equal(t, [2]int{cols, rows}, k.TMAStoreBox, name)
 			require.Equal(t, [2]int{16, 16}, [2]int{k.DPtrAlign, k.DLDAlign}, name)
-			require.True(t, (k.Persistent || a.swap) && k.Experimental, name)
+			require.True(t, (k.Persistent || a.swap()) && k.Experimental, name)
 			require.Contains(t, string(cu), "gr::ws_epi_tma>(p); }", name)
 			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<", name))
 		} else {
@@ -255,14 +256,14 @@ func TestWSInstances(t *testing.T) {
 		require.Equal(t, (a.consumers()+1)*128, k.Threads, name)
 		elem := in.in.Size()
 		require.Equal(t, 128/elem*a.kb, k.TileK, name)
-		if a.rp { // the repack copies at a 16-byte pitch: any alignment, any K
+		if a.rp() { // the repack copies at a 16-byte pitch: any alignment, any K
 			require.Equal(t, [3]int{elem, elem, 1}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 			require.Equal(t, "gemmroute_sm90_repack_b16", k.RepackKernel, name)
 		} else {
 			require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 			require.Empty(t, k.RepackKernel, name)
 		}
-		if a.sk { // stream-K: persistent, its own reduction, no split-K factor
+		if a.sk() { // stream-K: persistent, its own reduction, no split-K factor
 			require.Equal(t, [3]any{kernels.ReduceStreamK, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)
 		} else {
@@ -271,9 +272,8 @@ func TestWSInstances(t *testing.T) {
 		// interleaved split-K: the split-K kernels' launch (workspace, split
 		// factor, dispatch grid), the family's descriptor says so, and the
 		// wrapper names gr::ws_schedule_il
-		require.Equal(t, a.il, a.family().interleavedSplitK, name)
-		require.Equal(t, a.il, strings.HasPrefix(name, "ws_wgmma_il_"), name)
-		if a.il {
+		require.Equal(t, a.il(), strings.HasPrefix(name, "ws_wgmma_il_"), name)
+		if a.il() {
 			require.Equal(t, [3]any{kernels.ReduceWorkspace, 16, false}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.True(t, k.Experimental, name)
 			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }",
@@ -282,37 +282,39 @@ func TestWSInstances(t *testing.T) {
 		// lagged promotion: e4m3 only, the wrapper names gr::ws_promote_lagged
 		// in REL's place, and the class is its twin's (the parts are added in
 		// k-tile order)
-		require.Equal(t, a.lp, strings.Contains(name, "_lp_ts_"), name)
-		if a.lp {
+		require.Equal(t, a.lp(), strings.Contains(name, "_lp_ts_"), name)
+		if a.lp() {
 			require.Equal(t, kernels.E4M3, in.in, name)
 			require.True(t, k.Experimental, name)
 			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, %v, %d, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }",
-				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages, a.swap, a.nacc()), name)
+				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages, a.swap(), a.nacc()), name)
 			twin := a
-			twin.lp = false
+			twin.f = &wsWGMMATS
+			if a.swap() {
+				twin.f = &wsWGMMASwapTS
+			}
 			require.Equal(t, twin.class(), a.class(), name)
 		}
 		require.Contains(t, string(cu), fmt.Sprintf("__launch_bounds__(%d, 1)%s GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p)", k.Threads, in.clusterDims(), name))
 		require.Equal(t, 0, (4*a.kb)%a.nacc(), "%s: the wgmma steps spread evenly over the accumulator sets", name)
 		if in.in == kernels.E4M3 {
 			require.Equal(t, a.family().scalings, k.Scalings, name)
-			require.Equal(t, a.b128, slices.Contains(k.Scalings, kernels.ScalingBlock), name)
-			require.NotEqual(t, a.b128, slices.Contains(k.Scalings, kernels.ScalingRow), name)
+			require.NotEqual(t, a.b128(), slices.Contains(k.Scalings, kernels.ScalingRow), name)
 		} else {
 			require.Empty(t, k.Scalings, name)
 		}
-		seen8[a.fp8 && a.b128]++
+		seen8[a.fp8 && a.b128()]++
 	}
 	require.NotZero(t, seen8[true], "ws_wgmma b128 instances")
 	// the TMA-store kernels are named by their family (_ts), and the name says the spec
 	for _, in := range list {
 		if a, ok := in.args.(wsWGMMAArgs); ok {
-			require.Equal(t, a.ts, strings.HasSuffix(a.family().name, "_ts"), in.suffix())
+			require.Equal(t, a.ts(), strings.HasSuffix(a.family().name, "_ts"), in.suffix())
 		}
 	}
 	il := 0
 	for _, in := range list {
-		if a, ok := in.args.(wsWGMMAArgs); ok && a.il {
+		if a, ok := in.args.(wsWGMMAArgs); ok && a.il() {
 			il++
 		}
 	}
@@ -376,7 +378,7 @@ func TestReductionClasses(t *testing.T) {
 	require.NoError(t, err)
 	for _, in := range list {
 		a, sk := in.args.(wsWGMMAArgs)
-		sk = sk && a.sk
+		sk = sk && a.sk()
 		assert.Equal(t, sk, in.args.class() == "", "%s: stream-K kernels and only they have no class", in.suffix())
 		if c := in.args.class(); c != "" {
 			assert.True(t, kernels.ValidClass(c), "%s: class %q", in.suffix(), c)
@@ -392,14 +394,43 @@ func TestReductionClasses(t *testing.T) {
 		{decodeMMAArgs{bm: 8, bn: 16, warps: 4, u: 2, lv: 2, ld: ldStream}, "mma16.slice.lv2.w4"},
 		{tiledMMAArgs{bm: 128, bn: 128, bk: 32, wm: 2, wn: 4, stages: 4, aligned: true}, "mma16.seq"},
 		{tiledWGMMAArgs{bm: 128, bn: 256, stages: 4}, "wgmma16.seq"},
-		{wsWGMMAArgs{bm: 128, bn: 256, stages: 4, kb: 1}, "wgmma16.seq"},
-		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true}, "wgmma16.seq"},
-		{wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true}, "wgmma16.nacc4"},
-		{wsWGMMAArgs{bm: 64, bn: 128, stages: 4, kb: 2, swap: true}, "wgmma16.nacc4"},
-		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, swap: true}, "wgmma16.nacc2"},
-		{wsWGMMAArgs{bm: 32, bn: 128, stages: 8, kb: 1, swap: true, fp8: true}, "wgmma32.p128.nacc4"},
-		{wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, sk: true}, ""},
+		{wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 256, stages: 4, kb: 1}, "wgmma16.seq"},
+		{wsWGMMAArgs{f: &wsWGMMAPPMC2, bm: 128, bn: 128, stages: 6, kb: 1}, "wgmma16.seq"},
+		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 16, bn: 64, stages: 16, kb: 1}, "wgmma16.nacc4"},
+		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 128, stages: 4, kb: 2}, "wgmma16.nacc4"},
+		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 128, bn: 128, stages: 6, kb: 1}, "wgmma16.nacc2"},
+		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 32, bn: 128, stages: 8, kb: 1, fp8: true}, "wgmma32.p128.nacc4"},
+		{wsWGMMAArgs{f: &wsWGMMASK, bm: 128, bn: 128, stages: 6, kb: 1}, ""},
 	} {
 		assert.Equal(t, c.want, c.args.class(), "%+v", c.args)
 	}
 }
+
+// A ws_wgmma family's name is its variant: each word after "ws_wgmma"
+// names one thing its descriptor fixes (wsSpec, the policies, clusters,
+// stream-K, repack, block scales), and every word is one of them.
+func TestWSFamilyNames(t *testing.T) {
+	n := 0
+	for _, f := range families {
+		if f.header != "ws_wgmma.cuh" {
+			continue
+		}
+		n++
+		a := wsWGMMAArgs{f: f}
+		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
+		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
+			"sk": a.sk(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp()}
+		for w, on := range variant {
+			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
+		}
+		for _, w := range words {
+			assert.Contains(t, variant, w, "%s: a word that names nothing", f.name)
+		}
+		assert.Equal(t, a.pp() || a.sk() || a.mc2() || a.mc2n() || a.ts() && !a.swap(), f.persistent, "%s: persistent", f.name)
+	}
+	require.NotZero(t, n, "ws_wgmma families")
+}
+
+// testFamily is a family descriptor no instance uses, for a check that
+// must refuse it.
+func testFamily(f family) *family { return &f }

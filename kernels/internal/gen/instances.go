@@ -86,33 +86,33 @@ func instanceList() []instance {
 		// ws_wgmma (sm_90a, TMA): {BM, BN, stages}, the tiles that measured
 		// best at M ≥ 256 on the H200 (docs/perf/2026-12-01-h200-tma, v4).
 		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1})
+			add(wsWGMMAArgs{f: &wsWGMMA, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// ws_wgmma_swap: {tokens, weight rows, stages, boxes per stage}, the
 		// tiles that measured best at M = 16…256 (v4).
 		for _, c := range [][4]int{{16, 64, 16, 1}, {16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1},
 			{64, 64, 10, 1}, {64, 64, 6, 2}, {128, 128, 6, 1}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true})
+			add(wsWGMMAArgs{f: &wsWGMMASwap, bm: c[0], bn: c[1], stages: c[2], kb: c[3]})
 		}
 		// ws_wgmma_pp: ping-pong under a persistent grid (v6; the engine's GPU
 		// tests since docs/perf/2026-12-01-h200-fp8, call 5).
-		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true})
+		add(wsWGMMAArgs{f: &wsWGMMAPP, bm: 128, bn: 128, stages: 6, kb: 1})
 		// ws_wgmma_mc2 and ws_wgmma_pp_mc2: the same tiles in multicast
 		// clusters of two (docs/perf/2026-12-01-h200-mc: kbench calls 1–2,
 		// the engine's GPU tests call 3).
 		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2: true})
+			add(wsWGMMAArgs{f: &wsWGMMAMC2, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, pp: true, mc2: true})
+		add(wsWGMMAArgs{f: &wsWGMMAPPMC2, bm: 128, bn: 128, stages: 6, kb: 1})
 		// ws_wgmma_sk and ws_wgmma_swap_sk: stream-K (whole waves, then the
 		// partial wave's tiles split along K) over the tiles above
 		// (docs/perf/2026-12-01-h200-sk: kbench calls 1–3, the engine's GPU
 		// tests calls 3 and 5).
 		for _, c := range [][3]int{{128, 256, 4}, {128, 192, 5}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
+			add(wsWGMMAArgs{f: &wsWGMMASK, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true})
+			add(wsWGMMAArgs{f: &wsWGMMASwapSK, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		experimental := func(a kernelArgs) { out = append(out, instance{in: dt, out: dt, args: a, experimental: true}) }
 		// Mid-M tiles whose weight rows are visited 256 contiguous bytes at a
@@ -121,8 +121,8 @@ func instanceList() []instance {
 		// neither with more blocks nor with split K (docs/perf/2026-12-01-h200-sk,
 		// calls 2–3), as if each 128-byte row visit cost a DRAM page.
 		for _, c := range [][3]int{{64, 128, 4}, {128, 128, 3}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true})
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 2, swap: true, sk: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwap, bm: c[0], bn: c[1], stages: c[2], kb: 2})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapSK, bm: c[0], bn: c[1], stages: c[2], kb: 2})
 		}
 		// Mid-M tiles that give about one block per SM (experimental: they
 		// passed kbench check, memcheck and the awkward table on the H200,
@@ -136,24 +136,24 @@ func instanceList() []instance {
 		// once; stream-K splits K in two where the tiles are ≤ 66), and 64
 		// tokens × 96 rows with one consumer.
 		for _, c := range [][3]int{{128, 96, 7}, {128, 64, 8}, {64, 96, 10}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1})
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, sk: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMA, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+			experimental(wsWGMMAArgs{f: &wsWGMMASK, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// The 64-token tiles in clusters of two along N that share the token
 		// tile, as cuBLAS's 96x64 1×2 at qkv M = 128 (experimental, not yet
 		// run).
 		for _, c := range [][3]int{{64, 96, 10}, {64, 64, 12}, {128, 96, 7}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, mc2n: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMAMC2N, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// 32 tokens × 64 weight rows (swap), as cuBLAS's 64x32 at M = 17…64:
 		// twice the blocks of 32 × 128 (96 at N = 6144), and with stream-K
 		// 128 at N = 4096; 16 × 64 with stream-K likewise (experimental, as
 		// the mid-M tiles above).
-		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true})
-		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
-		experimental(wsWGMMAArgs{bm: 16, bn: 64, stages: 16, kb: 1, swap: true, sk: true})
-		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2})
-		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 3, kb: 2, sk: true})
+		experimental(wsWGMMAArgs{f: &wsWGMMASwap, bm: 32, bn: 64, stages: 16, kb: 1})
+		experimental(wsWGMMAArgs{f: &wsWGMMASwapSK, bm: 32, bn: 64, stages: 16, kb: 1})
+		experimental(wsWGMMAArgs{f: &wsWGMMASwapSK, bm: 16, bn: 64, stages: 16, kb: 1})
+		experimental(wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 128, stages: 3, kb: 2})
+		experimental(wsWGMMAArgs{f: &wsWGMMASK, bm: 128, bn: 128, stages: 3, kb: 2})
 		// ws_wgmma_ts, ws_wgmma_mc2_ts and ws_wgmma_mc2n_ts: the large-M tiles
 		// with D staged in shared memory and stored by TMA (issue 17 item 2).
 		// The staging buffer takes 64·BN·2 bytes per consumer of the 227 KiB:
@@ -164,10 +164,10 @@ func instanceList() []instance {
 		// table entry names them; 2–8 % faster than their register twins at
 		// M = 4096 (call 1).
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, mc2: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMATS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+			experimental(wsWGMMAArgs{f: &wsWGMMAMC2TS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		experimental(wsWGMMAArgs{bm: 128, bn: 256, stages: 3, kb: 1, ts: true, mc2n: true})
+		experimental(wsWGMMAArgs{f: &wsWGMMAMC2NTS, bm: 128, bn: 256, stages: 3, kb: 1})
 		// The TMA-store epilogue for the tiles the mid-M buckets route to
 		// (128x128 alone and in clusters along M, 128x64, 64x64 in clusters
 		// along N) and for the stream-K tiles of M ≈ 257…1024: at M = 1024,
@@ -178,58 +178,58 @@ func instanceList() []instance {
 		// it does not (experimental; correct through the engine on an
 		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, a := range []wsWGMMAArgs{
-			{bm: 128, bn: 128, stages: 6}, {bm: 128, bn: 128, stages: 6, mc2: true}, {bm: 128, bn: 64, stages: 8},
-			{bm: 64, bn: 64, stages: 12, mc2n: true},
-			{bm: 128, bn: 256, stages: 3, sk: true}, {bm: 128, bn: 192, stages: 4, sk: true}, {bm: 128, bn: 128, stages: 6, sk: true},
+			{f: &wsWGMMATS, bm: 128, bn: 128, stages: 6}, {f: &wsWGMMAMC2TS, bm: 128, bn: 128, stages: 6}, {f: &wsWGMMATS, bm: 128, bn: 64, stages: 8},
+			{f: &wsWGMMAMC2NTS, bm: 64, bn: 64, stages: 12},
+			{f: &wsWGMMASKTS, bm: 128, bn: 256, stages: 3}, {f: &wsWGMMASKTS, bm: 128, bn: 192, stages: 4}, {f: &wsWGMMASKTS, bm: 128, bn: 128, stages: 6},
 		} {
-			a.kb, a.ts = 1, true
+			a.kb = 1
 			experimental(a)
 		}
 		// The 96-wide mid-M tiles (qkv M = 33…128), storing D in three boxes
 		// of 32 columns (64-byte swizzle; experimental; correct through the
 		// engine on an H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMATS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// The swap tiles the M = 17…256 buckets route to, with the TMA store
 		// (ws_wgmma_swap_ts, experimental; correct through the engine on an H100,
 		// docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: c[3], swap: true, ts: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapTS, bm: c[0], bn: c[1], stages: c[2], kb: c[3]})
 		}
 		// and their stream-K twins (ws_wgmma_swap_sk_ts: K split in the
 		// kernel, fixed-order sums, the finished tile stored by TMA), for the
 		// mid-M buckets that split K (experimental; correct through the engine on an H100,
 		// docs/perf/2026-12-06-h200-c call 7)
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, sk: true, ts: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapSKTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// Clusters of two token tiles sharing the weights' box by TMA
 		// multicast (ws_wgmma_swap_mc2_ts; 32x64 also with the register
 		// epilogue, beside ws_wgmma_swap 32x64): cuBLAS's tiles at o, M =
 		// 32…128 (experimental: correct, no faster on the H200).
 		for _, c := range [][3]int{{16, 64, 16}, {32, 64, 16}, {64, 64, 10}, {32, 128, 8}, {64, 128, 8}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, mc2: true, ts: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapMC2TS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		experimental(wsWGMMAArgs{bm: 32, bn: 64, stages: 16, kb: 1, swap: true, mc2: true})
+		experimental(wsWGMMAArgs{f: &wsWGMMASwapMC2, bm: 32, bn: 64, stages: 16, kb: 1})
 		// The mid-M routes' tiles with the last token tile moved back to end
 		// at M (ws_wgmma_sh_ts, ws_wgmma_swap_sh_ts; experimental: correct,
 		// routed by measured entries).
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMAShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// and the large tiles of M ≥ 257, alone and stream-K (ws_wgmma_sh_ts
 		// 128x256, 128x192; ws_wgmma_sk_sh_ts 128x256, 128x192, 128x128;
 		// experimental; correct through the engine on an H100,
 		// docs/perf/2026-12-06-h200-c call 7)
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sh: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMAShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, ts: true, sk: true, sh: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASKShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, sh: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// Wave-fitted swap tiles for M ≥ 257 (issue 17, ws_wgmma_swap_wf_ts): weights × tokens with
 		// the token side in steps of 8, so that ceil(M/BM) token tiles end
@@ -241,7 +241,7 @@ func instanceList() []instance {
 		// Experimental (correct through the engine on an H100,
 		// docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{104, 128, 6}, {136, 128, 5}, {152, 128, 5}, {176, 128, 4}, {208, 128, 4}, {104, 192, 5}, {136, 192, 4}, {176, 192, 3}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, ts: true, wf: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapWFTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// 256 tokens x 128 weight rows, two consumers of 128 rows (two
 		// independent 64x128 wgmma chains each), as cuBLAS's nvjet 256x128
@@ -252,9 +252,9 @@ func instanceList() []instance {
 		// epilogues, alone and in clusters along N sharing the 32 KB token
 		// box (experimental; correct through the engine on an
 		// H100, docs/perf/2026-12-06-h200-c call 7).
-		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
-			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n})
-			experimental(wsWGMMAArgs{bm: 256, bn: 128, stages: 4, kb: 1, mc2n: a.mc2n, ts: true})
+		for _, f := range [][2]*family{{&wsWGMMA, &wsWGMMATS}, {&wsWGMMAMC2N, &wsWGMMAMC2NTS}} {
+			experimental(wsWGMMAArgs{f: f[0], bm: 256, bn: 128, stages: 4, kb: 1})
+			experimental(wsWGMMAArgs{f: f[1], bm: 256, bn: 128, stages: 4, kb: 1})
 		}
 		// 256 tokens x 160 weight rows: each consumer computes what each of
 		// cuBLAS's does in its nvjet 320x128 coopB 1×2 at 4096 × 14336 × 4096
@@ -265,9 +265,9 @@ func instanceList() []instance {
 		// TMA store's 40 KB of staging; alone and in clusters along N
 		// (experimental; correct through the engine on an
 		// H100, docs/perf/2026-12-06-h200-c call 7).
-		for _, a := range []wsWGMMAArgs{{mc2n: false}, {mc2n: true}} {
-			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 4, kb: 1, mc2n: a.mc2n})
-			experimental(wsWGMMAArgs{bm: 256, bn: 160, stages: 3, kb: 1, mc2n: a.mc2n, ts: true})
+		for _, f := range [][2]*family{{&wsWGMMA, &wsWGMMATS}, {&wsWGMMAMC2N, &wsWGMMAMC2NTS}} {
+			experimental(wsWGMMAArgs{f: f[0], bm: 256, bn: 160, stages: 4, kb: 1})
+			experimental(wsWGMMAArgs{f: f[1], bm: 256, bn: 160, stages: 3, kb: 1})
 		}
 		// The three-stage TMA-store tiles with the consumers' release-now
 		// policy (experimental: kbench instances of ts 128x256 and mc2n_ts
@@ -275,9 +275,9 @@ func instanceList() []instance {
 		// twins on an H100, docs/perf/2026-12-06-h200-b call 4; the 128x256
 		// in clusters and under stream-K correct there too,
 		// docs/perf/2026-12-06-h200-c call 1).
-		for _, a := range []wsWGMMAArgs{{bm: 128, bn: 256}, {bm: 256, bn: 160}, {bm: 256, bn: 160, mc2n: true},
-			{bm: 128, bn: 256, mc2: true}, {bm: 128, bn: 256, mc2n: true}, {bm: 128, bn: 256, sk: true}} {
-			a.stages, a.kb, a.ts, a.rn = 3, 1, true, true
+		for _, a := range []wsWGMMAArgs{{f: &wsWGMMARNTS, bm: 128, bn: 256}, {f: &wsWGMMARNTS, bm: 256, bn: 160}, {f: &wsWGMMARNMC2NTS, bm: 256, bn: 160},
+			{f: &wsWGMMARNMC2TS, bm: 128, bn: 256}, {f: &wsWGMMARNMC2NTS, bm: 128, bn: 256}, {f: &wsWGMMARNSKTS, bm: 128, bn: 256}} {
+			a.stages, a.kb = 3, 1
 			experimental(a)
 		}
 		// 128 tokens x 224 weight rows, three stages beside the TMA store's
@@ -290,9 +290,9 @@ func instanceList() []instance {
 		// release-now, and in clusters along M. Experimental: correct on
 		// H100s (calls 2 and 18 there), no faster at M = 1024 than the
 		// 128x256 under stream-K (177.3 against 169.9 µs, call 2).
-		experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true})
-		for _, mc2 := range []bool{false, true} {
-			experimental(wsWGMMAArgs{bm: 128, bn: 224, stages: 3, kb: 1, ts: true, rn: true, mc2: mc2})
+		experimental(wsWGMMAArgs{f: &wsWGMMATS, bm: 128, bn: 224, stages: 3, kb: 1})
+		for _, f := range []*family{&wsWGMMARNTS, &wsWGMMARNMC2TS} {
+			experimental(wsWGMMAArgs{f: f, bm: 128, bn: 224, stages: 3, kb: 1})
 		}
 		// The ping-pong 128x128 with the TMA-store epilogue, alone and in
 		// clusters along M: five stages beside the two consumers' 16 KB
@@ -300,8 +300,8 @@ func instanceList() []instance {
 		// 0.92× the register twin's time at M = 1024 and 4096 (call 4
 		// there), the fastest kernel of the H200's tune at Llama-3-8B down
 		// M = 512 (80.2 µs, call 18).
-		for _, mc2 := range []bool{false, true} {
-			experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 5, kb: 1, pp: true, ts: true, mc2: mc2})
+		for _, f := range []*family{&wsWGMMAPPTS, &wsWGMMAPPMC2TS} {
+			experimental(wsWGMMAArgs{f: f, bm: 128, bn: 128, stages: 5, kb: 1})
 		}
 		// ws_wgmma_il: the mid-M tiles above with interleaved split-K (split z
 		// of S reads k-tiles z, z + S, …), for M = 128 where the weights need
@@ -311,19 +311,19 @@ func instanceList() []instance {
 		// 128x96 split 2: 19.3 µs against 19.0 split in blocks), but at
 		// split 1 the 128x64 s8 is the fastest 128-token tile there (16.5 µs).
 		for _, c := range [][3]int{{128, 96, 7}, {128, 64, 8}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, il: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMAIL, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// ws_wgmma_rp, ws_wgmma_swap_rp and their stream-K twins: the tiles
 		// above, on the repack kernel's copies (experimental; correct through the engine on an
 		// H100, docs/perf/2026-12-06-h200-c call 7).
 		for _, c := range [][3]int{{128, 128, 6}, {128, 256, 4}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, rp: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMARP, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		experimental(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, sk: true, rp: true})
+		experimental(wsWGMMAArgs{f: &wsWGMMASKRP, bm: 128, bn: 128, stages: 6, kb: 1})
 		for _, c := range [][3]int{{16, 128, 12}, {64, 128, 8}} {
-			experimental(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, rp: true})
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapRP, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		experimental(wsWGMMAArgs{bm: 64, bn: 128, stages: 8, kb: 1, swap: true, sk: true, rp: true})
+		experimental(wsWGMMAArgs{f: &wsWGMMASwapSKRP, bm: 64, bn: 128, stages: 8, kb: 1})
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -357,17 +357,17 @@ func e4m3Instances() []instance {
 				args: decodeMMAArgs{bm: c[0], bn: c[1], warps: c[2], u: c[3], lv: c[4], fp8: true, ld: ldStream}})
 		}
 		for _, c := range [][3]int{{128, 192, 5}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
+			add(wsWGMMAArgs{f: &wsWGMMA, bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
 		}
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}, {64, 64, 10}, {128, 128, 6}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true})
+			add(wsWGMMAArgs{f: &wsWGMMASwap, bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
 		}
 		// stream-K e4m3 swap tiles for mid M (issue 20 item 4; experimental,
 		// correct through the engine on an H100, docs/perf/2026-12-06-h200-c
 		// call 7): the 16-bit stream-K kernels' policy, promotion as above.
 		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
-				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, sk: true}})
+				args: wsWGMMAArgs{f: &wsWGMMASwapSK, bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true}})
 		}
 		// The mid-M tiles of one block per SM that the 16-bit kernels measured
 		// best at M = 33…256 (docs/perf/2026-12-02-h200-b), in e4m3
@@ -376,27 +376,27 @@ func e4m3Instances() []instance {
 		// consumer, 128 × 96.
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}} {
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true,
-				args: wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true}})
+				args: wsWGMMAArgs{f: &wsWGMMA, bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true}})
 		}
-		add(wsWGMMAArgs{bm: 128, bn: 128, stages: 6, kb: 1, fp8: true, b128: true})
+		add(wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 128, stages: 6, kb: 1, fp8: true})
 		for _, c := range [][3]int{{16, 64, 16}, {16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
-			add(wsWGMMAArgs{bm: c[0], bn: c[1], stages: c[2], kb: 1, swap: true, fp8: true, b128: true})
+			add(wsWGMMAArgs{f: &wsWGMMASwapB128, bm: c[0], bn: c[1], stages: c[2], kb: 1, fp8: true})
 		}
 		// The routed e4m3 tiles with the TMA store (ws_wgmma_ts,
 		// ws_wgmma_swap_ts and their 128-block twins; experimental, not yet
 		// run): one stage fewer where the staging buffer needs it (128x192).
 		for _, a := range []wsWGMMAArgs{
-			{bm: 128, bn: 128, stages: 6}, {bm: 128, bn: 192, stages: 4}, {bm: 128, bn: 128, stages: 6, b128: true},
-			{bm: 16, bn: 128, stages: 12, swap: true}, {bm: 32, bn: 128, stages: 8, swap: true}, {bm: 64, bn: 128, stages: 8, swap: true},
-			{bm: 16, bn: 128, stages: 12, swap: true, b128: true}, {bm: 32, bn: 128, stages: 8, swap: true, b128: true},
+			{f: &wsWGMMATS, bm: 128, bn: 128, stages: 6}, {f: &wsWGMMATS, bm: 128, bn: 192, stages: 4}, {f: &wsWGMMAB128TS, bm: 128, bn: 128, stages: 6},
+			{f: &wsWGMMASwapTS, bm: 16, bn: 128, stages: 12}, {f: &wsWGMMASwapTS, bm: 32, bn: 128, stages: 8}, {f: &wsWGMMASwapTS, bm: 64, bn: 128, stages: 8},
+			{f: &wsWGMMASwapB128TS, bm: 16, bn: 128, stages: 12}, {f: &wsWGMMASwapB128TS, bm: 32, bn: 128, stages: 8},
 		} {
-			a.kb, a.fp8, a.ts = 1, true, true
+			a.kb, a.fp8 = 1, true
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
 		}
 		// Lagged promotion (ws_promote_lagged; experimental, not yet run): the
 		// routed non-swap tile and the swap tiles whose two sets of chains fit.
-		for _, a := range []wsWGMMAArgs{{bm: 128, bn: 128, stages: 6}, {bm: 16, bn: 128, stages: 12, swap: true}, {bm: 32, bn: 128, stages: 8, swap: true}} {
-			a.kb, a.fp8, a.ts, a.lp = 1, true, true, true
+		for _, a := range []wsWGMMAArgs{{f: &wsWGMMALPTS, bm: 128, bn: 128, stages: 6}, {f: &wsWGMMASwapLPTS, bm: 16, bn: 128, stages: 12}, {f: &wsWGMMASwapLPTS, bm: 32, bn: 128, stages: 8}} {
+			a.kb, a.fp8 = 1, true
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
 		}
 	}

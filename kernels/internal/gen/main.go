@@ -266,7 +266,7 @@ func kbenchInstances() ([]byte, error) {
 		fmt.Fprintf(&b, "#define %s(X)", l.macro)
 		for _, in := range list {
 			a, ok := in.args.(wsWGMMAArgs)
-			if !ok || a.rp || !l.keep(in) { // the repack variants are their twins' code
+			if !ok || a.rp() || !l.keep(in) { // the repack variants are their twins' code
 				continue
 			}
 			fmt.Fprintf(&b, " \\\n  X(%s, %s, %s", in.suffix(), cuType[in.in], cuType[in.out])

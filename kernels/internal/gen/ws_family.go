@@ -28,7 +28,7 @@ var wsModel = model{kind: kernels.ModelTiled, rateShare: tileShare(0.85), stream
 // its BN weight rows once per token tile. Measured 0.55–0.86 of the read
 // roofline at M = 32…256 on the H200 (v4); tensor rate about 0.6 of the
 // peak at M = 256.
-var wsWGMMASwap = wsFamily("ws_wgmma_swap", wsSwapModel, rowScalings)
+var wsWGMMASwap = wsSwapFamily("ws_wgmma_swap", wsSwapModel, rowScalings)
 
 // wsSwapModel is the model of the ws_wgmma kernels with SWAP.
 var wsSwapModel = model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), streamShare: 0.85, rasterGroup: 1}
@@ -39,11 +39,14 @@ var wsSwapModel = model{kind: kernels.ModelDecode, rateShare: flatShare(0.6), st
 // than ws_wgmma's best at M ≥ 1024, K = 4096 in e4m3 on the H200
 // (docs/perf/2026-12-01-h200-fp8, call 4), and 0.92 against 0.90 of cuBLAS
 // in bf16 (docs/perf/2026-12-01-h200-tma, v6).
-var wsWGMMAPP = func() family {
-	f := wsFamily("ws_wgmma_pp", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: rasterGroup}, rowScalings)
-	f.persistent = true
+var wsWGMMAPP = wsPingPong(wsFamily("ws_wgmma_pp", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: rasterGroup}, rowScalings))
+
+// wsPingPong makes f a family of ping-pong consumers (PP) under a
+// persistent grid.
+func wsPingPong(f family) family {
+	f.persistent, f.ws.pp = true, true
 	return f
-}()
+}
 
 // wsWGMMAMC2 and wsWGMMAPPMC2: ws_wgmma and ws_wgmma_pp with MC = 2,
 // clusters of two blocks along M under a persistent grid: a cluster takes
@@ -54,7 +57,7 @@ var wsWGMMAPP = func() family {
 // 4096, large-M ×cuBLAS 0.91 → 0.94.
 var (
 	wsWGMMAMC2   = wsMulticast(wsFamily("ws_wgmma_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.88), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
-	wsWGMMAPPMC2 = wsMulticast(wsFamily("ws_wgmma_pp_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings))
+	wsWGMMAPPMC2 = wsMulticast(wsPingPong(wsFamily("ws_wgmma_pp_mc2", model{kind: kernels.ModelTiled, rateShare: tileShare(0.9), streamShare: 0.9, rasterGroup: 2 * rasterGroup}, rowScalings)))
 )
 
 // wsMulticast makes f a family of two-block clusters under a persistent
@@ -77,7 +80,7 @@ var wsWGMMAMC2N = func() family {
 	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
 	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
 	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm / 2, t.bn} }
-	f.wsPolicies[0] = "gr::ws_schedule_n"
+	f.ws.policies[0] = "gr::ws_schedule_n"
 	return f
 }()
 
@@ -171,7 +174,7 @@ var wsWGMMASKTS = wsTMAStore(renamed(wsWGMMASK, "ws_wgmma_sk_ts"), true)
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
 	f.tmaStoreBox, f.persistent = tmaStoreBox, f.persistent || persistent
-	f.wsPolicies[1] = "gr::ws_epi_tma"
+	f.ws.policies[1] = "gr::ws_epi_tma"
 	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
 	return f
@@ -185,7 +188,7 @@ func wsTMAStore(f family, persistent bool) family {
 // 2), and their register epilogue writes one 2-byte element a store.
 // Dispatch grid, as its register twin. Experimental (a measured table entry
 // routes to it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
-var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
+var wsWGMMASwapTS = wsSwapTMAStore(wsSwapFamily("ws_wgmma_swap_ts", wsSwapModel, rowScalings))
 
 // wsWGMMASwapWFTS: ws_wgmma_swap_ts with a wave-fitted token side (104,
 // 136, 152, 176 or 208 tokens; 128 or 192 weight rows, the latter three
@@ -198,7 +201,11 @@ var wsWGMMASwapTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_ts", wsSwapModel, row
 // model counts a weight pass per token tile and a 0.6 rate share, and the
 // tuner would prune them). Experimental (a measured table entry routes to
 // it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
-var wsWGMMASwapWFTS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_wf_ts", wsModel, rowScalings))
+var wsWGMMASwapWFTS = func() family {
+	f := wsSwapTMAStore(wsSwapFamily("ws_wgmma_swap_wf_ts", wsModel, rowScalings))
+	f.ws.waveFitted = true
+	return f
+}()
 
 // waveFitted are the token widths of ws_wgmma_swap_wf_ts.
 var waveFitted = []int{104, 136, 152, 176, 208}
@@ -209,7 +216,7 @@ var waveFitted = []int{104, 136, 152, 176, 208}
 // ×0.79–0.81 of cuBLAS) pay the fp32 partials' round trip through the
 // workspace and a second launch. Experimental (a measured table entry
 // routes to it; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
-var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
+var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsSwapFamily("ws_wgmma_swap_sk_ts", wsSwapModel, rowScalings)))
 
 // wsWGMMASwapMC2 and wsWGMMASwapMC2TS: ws_wgmma_swap and ws_wgmma_swap_ts
 // with MC = 2, clusters of two token tiles along M under a persistent grid,
@@ -223,8 +230,8 @@ var wsWGMMASwapSKTS = wsSwapTMAStore(wsStreamK(wsFamily("ws_wgmma_swap_sk_ts", w
 // 32x64 at o M = 64 13.88 µs against swap 32x64's 14.58 and ts 64x96's
 // 13.52; the best of no shape timed (docs/perf/2026-12-04-h200-c, call 0).
 var (
-	wsWGMMASwapMC2   = wsMulticast(wsFamily("ws_wgmma_swap_mc2", wsSwapModel, nil))
-	wsWGMMASwapMC2TS = wsSwapTMAStore(wsMulticast(wsFamily("ws_wgmma_swap_mc2_ts", wsSwapModel, nil)))
+	wsWGMMASwapMC2   = wsMulticast(wsSwapFamily("ws_wgmma_swap_mc2", wsSwapModel, nil))
+	wsWGMMASwapMC2TS = wsSwapTMAStore(wsMulticast(wsSwapFamily("ws_wgmma_swap_mc2_ts", wsSwapModel, nil)))
 )
 
 // wsWGMMAShTS and wsWGMMASwapShTS: ws_wgmma_ts and ws_wgmma_swap_ts under
@@ -242,7 +249,7 @@ var (
 // and 4).
 var (
 	wsWGMMAShTS     = wsTMAStore(wsWith(wsFamily("ws_wgmma_sh_ts", wsModel, nil), 0, "gr::ws_schedule_shift"), true)
-	wsWGMMASwapShTS = wsSwapTMAStore(wsWith(wsFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil), 0, "gr::ws_schedule_shift"))
+	wsWGMMASwapShTS = wsSwapTMAStore(wsWith(wsSwapFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil), 0, "gr::ws_schedule_shift"))
 )
 
 // wsWGMMASKShTS: ws_wgmma_sk_ts under ws_stream_k_shift, the stream-K walk
@@ -256,7 +263,7 @@ var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), 0, "gr::ws
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
 	f.tmaStoreBox = swapTMAStoreBox
-	f.wsPolicies[1] = "gr::ws_epi_tma"
+	f.ws.policies[1] = "gr::ws_epi_tma"
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
 	return f
 }
@@ -271,7 +278,7 @@ func wsSwapTMAStore(f family) family {
 // routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var (
 	wsWGMMAB128TS     = wsTMAStore(wsFamily("ws_wgmma_b128_ts", wsModel, []kernels.Scaling{kernels.ScalingBlock}), true)
-	wsWGMMASwapB128TS = wsSwapTMAStore(wsFamily("ws_wgmma_swap_b128_ts", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock}))
+	wsWGMMASwapB128TS = wsSwapTMAStore(wsSwapFamily("ws_wgmma_swap_b128_ts", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock}))
 )
 
 // wsWGMMASK and wsWGMMASwapSK: ws_wgmma and ws_wgmma_swap under the
@@ -284,7 +291,7 @@ var (
 // loss where the tiles fill the waves; the model counts their waves.
 var (
 	wsWGMMASK     = wsStreamK(wsFamily("ws_wgmma_sk", wsModel, rowScalings))
-	wsWGMMASwapSK = wsStreamK(wsFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
+	wsWGMMASwapSK = wsStreamK(wsSwapFamily("ws_wgmma_swap_sk", wsSwapModel, rowScalings))
 )
 
 // wsWGMMAIL: ws_wgmma under ws_schedule_il (interleaved split-K): split z
@@ -297,7 +304,7 @@ var (
 var wsWGMMAIL = func() family {
 	f := wsFamily("ws_wgmma_il", wsModel, nil)
 	f.interleavedSplitK = true
-	f.wsPolicies[0] = "gr::ws_schedule_il"
+	f.ws.policies[0] = "gr::ws_schedule_il"
 	return f
 }()
 
@@ -309,9 +316,9 @@ var wsWGMMAIL = func() family {
 // them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var (
 	wsWGMMARP       = wsRepack(wsFamily("ws_wgmma_rp", wsModel, nil))
-	wsWGMMASwapRP   = wsRepack(wsFamily("ws_wgmma_swap_rp", wsSwapModel, nil))
+	wsWGMMASwapRP   = wsRepack(wsSwapFamily("ws_wgmma_swap_rp", wsSwapModel, nil))
 	wsWGMMASKRP     = wsRepack(wsStreamK(wsFamily("ws_wgmma_sk_rp", wsModel, nil)))
-	wsWGMMASwapSKRP = wsRepack(wsStreamK(wsFamily("ws_wgmma_swap_sk_rp", wsSwapModel, nil)))
+	wsWGMMASwapSKRP = wsRepack(wsStreamK(wsSwapFamily("ws_wgmma_swap_sk_rp", wsSwapModel, nil)))
 )
 
 // wsRepack makes f a family of repack variants: element-aligned instances
@@ -332,7 +339,7 @@ var repackKernel = struct {
 // wsStreamK makes f a stream-K family: persistent, no split-K factor.
 func wsStreamK(f family) family {
 	f.persistent, f.streamK, f.maxSplitK = true, true, 1
-	f.wsPolicies[0] = "gr::ws_stream_k"
+	f.ws.policies[0] = "gr::ws_stream_k"
 	return f
 }
 
@@ -341,7 +348,7 @@ func wsStreamK(f family) family {
 // 128-element k-tile. Not yet measured: the model is their unscaled twins'.
 var (
 	wsWGMMAB128     = wsFamily("ws_wgmma_b128", wsModel, []kernels.Scaling{kernels.ScalingBlock})
-	wsWGMMASwapB128 = wsFamily("ws_wgmma_swap_b128", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock})
+	wsWGMMASwapB128 = wsSwapFamily("ws_wgmma_swap_b128", wsSwapModel, []kernels.Scaling{kernels.ScalingBlock})
 )
 
 // wsFamily is a family over ws_wgmma.cuh: TMA boxes of BM and BN rows,
@@ -352,16 +359,35 @@ func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 		depth: smemStages, sm90a: true, minBlocks: 1,
 		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
 		maxSplitK: 16, indexBits: 64,
-		tmaBox:     func(t tile) [2]int { return [2]int{t.bm, t.bn} },
-		model:      m,
-		scalings:   scalings,
-		wsPolicies: wsDefaultPolicies,
+		tmaBox:   func(t tile) [2]int { return [2]int{t.bm, t.bn} },
+		model:    m,
+		scalings: scalings,
+		ws:       wsSpec{policies: wsDefaultPolicies},
 	}
+}
+
+// wsSwapFamily is a family over ws_wgmma.cuh with SWAP: the weights on
+// wgmma's 64-row side, the BM tokens on its N.
+func wsSwapFamily(name string, m model, scalings []kernels.Scaling) family {
+	f := wsFamily(name, m, scalings)
+	f.ws.swap = true
+	return f
+}
+
+// wsSpec is what a family over ws_wgmma.cuh fixes of the template: its
+// SCHED, EPI and REL policies, SWAP and PP; waveFitted marks the swap
+// tiles whose token side is one of waveFitted (a family of its own for the
+// model). The rest of the variant is in the descriptor's launch fields
+// (clusters, stream-K, repack, block scales): wsWGMMAArgs's methods read it
+// from there.
+type wsSpec struct {
+	policies             [3]string
+	swap, pp, waveFitted bool
 }
 
 // wsWith is f with policy i (0 SCHED, 1 EPI, 2 REL) set to p.
 func wsWith(f family, i int, p string) family {
-	f.wsPolicies[i] = p
+	f.ws.policies[i] = p
 	return f
 }
 
@@ -370,102 +396,43 @@ func wsWith(f family, i int, p string) family {
 func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
 
 // wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
-// MC>. The generator fixes NACC by the wgmma N (independent accumulator
-// chains where they fit: 4 up to n96, 2 at n128, else 1; one for the wave-fitted widths); PP kernels are
-// persistent; KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or
-// 128·KB (e4m3) elements; B128 applies 128-block scales; MC = 2 (mc2) makes
-// multicast clusters of two blocks; sk the stream-K scheduler; rp the repack
-// variant (the same template; the plan copies the operands first).
+// MC, SCHED, EPI, REL> for family f, which fixes the variant (SWAP, PP,
+// B128, MC and the policies: wsSpec and the descriptor's launch fields).
+// The generator fixes NACC by the wgmma N (independent accumulator chains
+// where they fit: 4 up to n96, 2 at n128, else 1; one for the wave-fitted
+// widths); KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
+// (e4m3) elements.
 type wsWGMMAArgs struct {
-	bm, bn, stages, kb  int
-	swap, fp8, b128, pp bool
-	mc2, sk, rp         bool
-	mc2n                bool // clusters of two along N, sharing A
-	ts                  bool // D staged in shared memory, stored by TMA (EPI = gr::ws_epi_tma)
-	il                  bool // interleaved split-K (SCHED = gr::ws_schedule_il)
-	sh                  bool // the last token tile moved back to end at M (SCHED = gr::ws_schedule_shift)
-	wf                  bool // SWAP with a wave-fitted token side (ws_wgmma_swap_wf_ts)
-	rn                  bool // a consumer gives a stage back once its k-tile's wgmma retire (REL = gr::ws_release_now)
-	lp                  bool // e4m3: k-tile kt − 1 promoted while kt's wgmma run (REL = gr::ws_promote_lagged)
+	f                  *family
+	bm, bn, stages, kb int
+	fp8                bool
 }
 
-func (a wsWGMMAArgs) family() *family {
-	switch {
-	case a.lp && a.swap:
-		return &wsWGMMASwapLPTS
-	case a.lp:
-		return &wsWGMMALPTS
-	case a.rn && a.sk:
-		return &wsWGMMARNSKTS
-	case a.rn && a.mc2:
-		return &wsWGMMARNMC2TS
-	case a.rn && a.mc2n:
-		return &wsWGMMARNMC2NTS
-	case a.rn:
-		return &wsWGMMARNTS
-	case a.il:
-		return &wsWGMMAIL
-	case a.wf:
-		return &wsWGMMASwapWFTS
-	case a.ts && a.swap && a.sk:
-		return &wsWGMMASwapSKTS
-	case a.ts && a.sk && a.sh:
-		return &wsWGMMASKShTS
-	case a.ts && a.swap && a.sh:
-		return &wsWGMMASwapShTS
-	case a.ts && a.sh:
-		return &wsWGMMAShTS
-	case a.ts && a.swap && a.mc2:
-		return &wsWGMMASwapMC2TS
-	case a.ts && a.swap && a.b128:
-		return &wsWGMMASwapB128TS
-	case a.ts && a.b128:
-		return &wsWGMMAB128TS
-	case a.ts && a.swap:
-		return &wsWGMMASwapTS
-	case a.ts && a.sk:
-		return &wsWGMMASKTS
-	case a.ts && a.mc2n:
-		return &wsWGMMAMC2NTS
-	case a.ts && a.pp && a.mc2:
-		return &wsWGMMAPPMC2TS
-	case a.ts && a.pp:
-		return &wsWGMMAPPTS
-	case a.ts && a.mc2:
-		return &wsWGMMAMC2TS
-	case a.ts:
-		return &wsWGMMATS
-	case a.rp && a.sk && a.swap:
-		return &wsWGMMASwapSKRP
-	case a.rp && a.sk:
-		return &wsWGMMASKRP
-	case a.rp && a.swap:
-		return &wsWGMMASwapRP
-	case a.rp:
-		return &wsWGMMARP
-	case a.sk && a.swap:
-		return &wsWGMMASwapSK
-	case a.sk:
-		return &wsWGMMASK
-	case a.mc2n:
-		return &wsWGMMAMC2N
-	case a.swap && a.mc2:
-		return &wsWGMMASwapMC2
-	case a.pp && a.mc2:
-		return &wsWGMMAPPMC2
-	case a.mc2:
-		return &wsWGMMAMC2
-	case a.pp:
-		return &wsWGMMAPP
-	case a.swap && a.b128:
-		return &wsWGMMASwapB128
-	case a.b128:
-		return &wsWGMMAB128
-	case a.swap:
-		return &wsWGMMASwap
-	}
-	return &wsWGMMA
+func (a wsWGMMAArgs) family() *family { return a.f }
+
+// The variant, as the family's descriptor states it: the tokens on wgmma's
+// N (swap), ping-pong consumers (pp), 128-block scales (b128), clusters of
+// two along M (mc2, multicast of B) or N (mc2n, of A), the stream-K
+// scheduler (sk), the repack variant (rp: the same template; the plan
+// copies the operands first), D staged and stored by TMA (ts), interleaved
+// split-K (il), the last token tile moved back to end at M (sh), a
+// wave-fitted token side (wf), stages given back once a k-tile's wgmma
+// retire (rn), e4m3 promotion of k-tile kt − 1 while kt's wgmma run (lp).
+func (a wsWGMMAArgs) swap() bool { return a.f.ws.swap }
+func (a wsWGMMAArgs) pp() bool   { return a.f.ws.pp }
+func (a wsWGMMAArgs) wf() bool   { return a.f.ws.waveFitted }
+func (a wsWGMMAArgs) b128() bool { return slices.Contains(a.f.scalings, kernels.ScalingBlock) }
+func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN }
+func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
+func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
+func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
+func (a wsWGMMAArgs) ts() bool   { return a.f.ws.policies[1] == "gr::ws_epi_tma" }
+func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
+func (a wsWGMMAArgs) sh() bool {
+	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[0])
 }
+func (a wsWGMMAArgs) rn() bool { return a.f.ws.policies[2] == "gr::ws_release_now" }
+func (a wsWGMMAArgs) lp() bool { return a.f.ws.policies[2] == "gr::ws_promote_lagged" }
 
 // wgmmaN are the N that wgmma_sm90.cuh writes operand lists for: powers of
 // two, 96, the wave-fitted token widths 104…208 and 160 (BM = 256's
@@ -474,13 +441,13 @@ var wgmmaN = []int{16, 32, 64, 96, 104, 128, 136, 152, 160, 176, 192, 208, 224, 
 
 // rows is wgmma's 64-row side of the tile, cols its N.
 func (a wsWGMMAArgs) rows() int {
-	if a.swap {
+	if a.swap() {
 		return a.bn
 	}
 	return a.bm
 }
 func (a wsWGMMAArgs) cols() int {
-	if a.swap {
+	if a.swap() {
 		return a.bm
 	}
 	return a.bn
@@ -495,11 +462,11 @@ func (a wsWGMMAArgs) consumers() int {
 	return a.rows() / 64
 }
 func (a wsWGMMAArgs) tile() tile {
-	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.consumers() + 1) * 4, depth: a.stages, aligned: !a.rp}
+	return tile{bm: a.bm, bn: a.bn, bk: 128 / elemBytes(a.fp8) * a.kb, warps: (a.consumers() + 1) * 4, depth: a.stages, aligned: !a.rp()}
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
-	case !a.swap || a.wf || a.cols() > 128:
+	case !a.swap() || a.wf() || a.cols() > 128:
 		return 1
 	case a.cols() == 128:
 		return 2
@@ -517,11 +484,11 @@ var wsDefaultPolicies = [3]string{"gr::ws_schedule", "gr::ws_epi_reg", "gr::ws_r
 // without, the defaults at the end left out.
 func (a wsWGMMAArgs) templateArgs(named bool) []any {
 	mc := 1
-	if a.mc2 || a.mc2n {
+	if a.mc2() || a.mc2n() {
 		mc = 2
 	}
-	v := []any{a.bm, a.bn, a.stages, a.swap, a.nacc(), a.kb, a.pp, a.b128, mc}
-	p := a.family().wsPolicies // the variant's, from its descriptor
+	v := []any{a.bm, a.bn, a.stages, a.swap(), a.nacc(), a.kb, a.pp(), a.b128(), mc}
+	p := a.f.ws.policies // the variant's, from its descriptor
 	n := len(p)
 	for !named && n > 0 && p[n-1] == wsDefaultPolicies[n-1] {
 		n--
@@ -535,7 +502,7 @@ func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
 	case a.rows() != 64 && a.rows() != 128 && a.rows() != 192 && a.rows() != 256:
 		return errors.New("the 64-row side (BM, or BN with SWAP) is 64, 128 or 192 (one to three consumer warpgroups) or BM = 256 (two of 128 rows)")
-	case a.rows() == 256 && (a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.il):
+	case a.rows() == 256 && (a.swap() || a.fp8 || a.pp() || a.sk() || a.rp() || a.b128() || a.il()):
 		return errors.New("BM = 256: 16-bit, no swap, ping-pong, stream-K, repack, block scales or interleaved split-K")
 	case !slices.Contains(wgmmaN, c):
 		return fmt.Errorf("wgmma's N (BN, or BM with SWAP) is one of %v (wgmma_sm90.cuh's operand lists)", wgmmaN)
@@ -545,31 +512,31 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("STAGES ≥ 2 (a stage loading while one is multiplied)")
 	case a.kb < 1:
 		return errors.New("KB ≥ 1")
-	case a.pp && (a.swap || a.b128 || a.bm != 128 || a.bn != 128):
+	case a.pp() && (a.swap() || a.b128() || a.bm != 128 || a.bn != 128):
 		return errors.New("ping-pong: two consumers of whole 128×128 tiles (each holds two 64×128 accumulators), no swap, no block scales")
-	case a.fp8 && (a.kb != 1 || a.pp || !a.swap && a.bn > 192):
+	case a.fp8 && (a.kb != 1 || a.pp() || !a.swap() && a.bn > 192):
 		return errors.New("e4m3: KB = 1 (a k-tile is the 128-element block promoted to fp32), no ping-pong, BN ≤ 192 (the partial sums need registers beside the accumulator)")
-	case a.mc2n && (a.mc2 || a.swap || a.fp8 || a.pp || a.sk || a.rp || a.b128 || a.bm/2%8 != 0):
+	case a.mc2n() && (a.mc2() || a.swap() || a.fp8 || a.pp() || a.sk() || a.rp() || a.b128() || a.bm/2%8 != 0):
 		return errors.New("clusters along N: 16-bit, no swap, ping-pong, stream-K, repack or block scales, half of BM whole 8-row swizzle atoms")
-	case a.mc2 && (a.fp8 || a.bn/2%8 != 0):
+	case a.mc2() && (a.fp8 || a.bn/2%8 != 0):
 		return errors.New("multicast clusters: 16-bit inputs (e4m3 not yet measured), half of BN whole 8-row swizzle atoms")
-	case a.rp && (a.fp8 || a.pp || a.mc2):
+	case a.rp() && (a.fp8 || a.pp() || a.mc2()):
 		return errors.New("repack: 16-bit inputs, no ping-pong, no clusters")
-	case a.sk && (a.pp || a.mc2 || a.b128):
+	case a.sk() && (a.pp() || a.mc2() || a.b128()):
 		return errors.New("stream-K: no ping-pong (consumers of whole tiles), no clusters, no block scales")
-	case a.ts && (a.rp || !a.swap && a.bn%32 != 0 || a.sk && a.b128):
+	case a.ts() && (a.rp() || !a.swap() && a.bn%32 != 0 || a.sk() && a.b128()):
 		return errors.New("TMA-stored D: no repack, BN a multiple of the 32-column box (swap: any BM)")
-	case a.il && (a.swap || a.fp8 || a.pp || a.sk || a.mc2 || a.mc2n || a.ts || a.rp || a.b128):
+	case a.il() && (a.swap() || a.fp8 || a.pp() || a.sk() || a.mc2() || a.mc2n() || a.ts() || a.rp() || a.b128()):
 		return errors.New("interleaved split-K: 16-bit, no swap, ping-pong, stream-K, clusters, TMA-stored D, repack or block scales")
-	case a.sh && (!a.ts || a.fp8 || a.pp || a.mc2 || a.mc2n || a.rp || a.il || a.b128 || a.sk && a.swap):
+	case a.sh() && (!a.ts() || a.fp8 || a.pp() || a.mc2() || a.mc2n() || a.rp() || a.il() || a.b128() || a.sk() && a.swap()):
 		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, clusters, repack, interleaved split-K or swap stream-K")
-	case a.wf != (a.swap && slices.Contains(waveFitted, a.bm)) || a.wf && (!a.ts || a.fp8 || a.sk || a.mc2 || a.sh || a.rp || a.b128):
+	case a.wf() != (a.swap() && slices.Contains(waveFitted, a.bm)) || a.wf() && (!a.ts() || a.fp8 || a.sk() || a.mc2() || a.sh() || a.rp() || a.b128()):
 		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
-	case a.rn && (!a.ts || a.fp8 || a.swap || a.pp || a.sh || a.il || a.rp || a.b128):
+	case a.rn() && (!a.ts() || a.fp8 || a.swap() || a.pp() || a.sh() || a.il() || a.rp() || a.b128()):
 		return errors.New("release-now: the 16-bit TMA-stored tiles, alone, in clusters or under stream-K (e4m3 gives each stage back at once already)")
-	case a.lp && (!a.fp8 || !a.ts || a.b128 || a.sk || a.mc2 || a.sh || a.rn || a.cols()*a.nacc() > 128):
+	case a.lp() && (!a.fp8 || !a.ts() || a.b128() || a.sk() || a.mc2() || a.sh() || a.rn() || a.cols()*a.nacc() > 128):
 		return errors.New("lagged promotion: e4m3 TMA-stored tiles, tensor or row scales, no stream-K, clusters or shift, two sets of chains of at most 128 columns in all")
-	case a.b128 && (!a.fp8 || !a.swap && a.bn != 128):
+	case a.b128() && (!a.fp8 || !a.swap() && a.bn != 128):
 		return errors.New("128-block scales: e4m3, KB = 1 (a k-tile is one k-block), BN = 128 unless SWAP (one B block per consumer)")
 	}
 	return nil
