@@ -126,6 +126,7 @@
 #include "ws_ring.cuh"
 #include "ws_schedule.cuh"
 #include "ws_streamk.cuh"
+#include "ws_trace.cuh"
 #include <type_traits>
 
 namespace gr {
@@ -134,6 +135,7 @@ template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int 
           bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg,
           class REL = ws_release_late>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
+  GR_TRACE_STAMP(0, threadIdx.x == 0);
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
   constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS == 256 ? 2 : ROWS / 64;
@@ -173,6 +175,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     cluster_sync();  // the other block's copies and arrivals reach initialized barriers
   else
     __syncthreads();
+  GR_TRACE_STAMP(1, threadIdx.x == 0);
   using schedule = SCHED<BM, BN, BK, MC>;
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
@@ -192,8 +195,10 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       int64_t tm, tn, kb;
       int z;
       const int nk = sched.work(p, t, tm, tn, z, kb);
+      GR_TRACE_STAMP(2, leader && t == sched.first);
       if (leader) ws_load_item<EB, BM, BN, KB, MC, SWAP>(p, sched, tm, tn, kb, nk, pos, sa, sb, full, empty);
     }
+    GR_TRACE_STAMP(7, leader);
     if constexpr (MC > 1) cluster_sync();  // no block leaves while another may still reach its shared memory
     return;
   }
@@ -238,6 +243,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
                                       col_base, c, r0, q0);
       const int s = pos.s;
       mbar_wait(full + 8 * s, pos.phase);
+      GR_TRACE_STAMP(3, c == 0 && tid == 0 && kt == 0 && t == sched.first);
       wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < 4 * KB; ++kk)  // box kk / 4, 32-byte step kk % 4 in it
@@ -251,6 +257,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     }
     if (PP && tid == 0) mbar_arrive(turn + 8 * (1 - c));  // the other consumer's turn
     ac.drain(empty, prev, tid);
+    GR_TRACE_STAMP(4, c == 0 && tid == 0 && t == sched.first);
     // stream-K: a partial goes to the workspace, a finisher adds the others'
     if (!sched.template fixup<COLS, CONSUMERS>(p, t, ac.r.acc[0][0], c, tid)) continue;
     if constexpr (sizeof(T) == 1 && !B128)
@@ -258,9 +265,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       for (int w = 0; w < MW; ++w)
         ws_scale<SWAP, COLS>(p, ac.r.acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
     ws_epilogue_tile<TOut, COLS, SWAP, PP, EPI>(p, z, ac.r.acc, row_base, col_base, c, tid, warp, lane, staging);
+    GR_TRACE_STAMP(5, c == 0 && tid == 0 && t == sched.first);
   }
   if constexpr (EPI::tma_store)
     if (tid == 0) tma_store_wait<0>();  // this consumer's last stores are complete
+  GR_TRACE_STAMP(6, c == 0 && tid == 0);
   if constexpr (MC > 1) cluster_sync();  // the producer's
 }
 

@@ -5,6 +5,9 @@
 //   kbench time [SHAPES]    Llama-3-8B weights × M list, graph replay, vs cuBLAS
 //   kbench memcheck         two small awkward shapes (run under compute-sanitizer)
 //   kbench same Ms F NxK    each "sh_" instance against its twin: bit-identical D
+//   kbench prof M F NxK     three launches of one configuration for a profiler; built
+//                           with KBENCH_FLAGS=-DGR_TRACE, a fourth whose time stamps
+//                           (ws_trace.cuh) say where a block's time goes
 //
 // Inputs are drawn by a hash of (seed, index) with 8-bit values that bf16 and
 // f16 hold exactly, so the host reference regenerates any element without
@@ -472,6 +475,45 @@ static int time_shapes(const std::vector<std::pair<int64_t, int64_t>> &wts, cons
   return 0;
 }
 
+#ifdef GR_TRACE
+// trace_report launches the configuration once more with the stamps cleared
+// and prints, over the blocks that stamped, each point's time after the
+// block's entry (median and max, ns by %globaltimer and SM cycles by
+// clock64), the spread of the entries, and the span from the first entry to
+// the last exit.
+static void trace_report(const gr_gemm_params &p, const Inst &in, bool persistent, cudaStream_t s) {
+  static unsigned long long h[GR_TRACE_BLOCKS * GR_TRACE_POINTS * 2];
+  memset(h, 0, sizeof h);
+  CK(cudaMemcpyToSymbol(gr_trace, h, sizeof h));
+  launch(p, in, persistent, s);
+  CK(cudaStreamSynchronize(s));
+  CK(cudaMemcpyFromSymbol(h, gr_trace, sizeof h));
+  auto clk = [&](int b, int i) { return h[(b * GR_TRACE_POINTS + i) * 2]; };
+  auto gt = [&](int b, int i) { return h[(b * GR_TRACE_POINTS + i) * 2 + 1]; };
+  static const char *what[GR_TRACE_POINTS] = {"entry", "barriers seen", "producer's first load", "first stage full",
+                                              "main loop done", "epilogue issued", "exit", "producer's last load"};
+  unsigned long long first = ~0ull, last = 0, first_entry_max = 0;
+  int blocks = 0;
+  for (int b = 0; b < GR_TRACE_BLOCKS; ++b) {
+    if (!gt(b, 0)) continue;
+    ++blocks;
+    first = std::min(first, gt(b, 0)), first_entry_max = std::max(first_entry_max, gt(b, 0));
+    if (gt(b, 6)) last = std::max(last, gt(b, 6));
+  }
+  printf("trace %s: %d blocks, entries spread over %llu ns, first entry to last exit %llu ns\n", in.name, blocks,
+         first_entry_max - first, last - first);
+  for (int i = 1; i < GR_TRACE_POINTS; ++i) {
+    std::vector<double> ns, cy;
+    for (int b = 0; b < GR_TRACE_BLOCKS; ++b)
+      if (gt(b, 0) && gt(b, i)) ns.push_back((double)(gt(b, i) - gt(b, 0))), cy.push_back((double)(clk(b, i) - clk(b, 0)));
+    if (ns.empty()) continue;
+    std::sort(ns.begin(), ns.end()), std::sort(cy.begin(), cy.end());
+    printf("  %d %-22s after entry: median %8.0f ns %8.0f cycles   max %8.0f ns %8.0f cycles  (%zu blocks)\n", i, what[i],
+           ns[ns.size() / 2], cy[cy.size() / 2], ns.back(), cy.back(), ns.size());
+  }
+}
+#endif
+
 // prof launches one configuration three times (bf16, weights NxK, M tokens), for a
 // profiler to pick the third launch: "cublas", or the first instance whose name
 // contains the given text, at a split-K factor, on a persistent grid or not.
@@ -510,6 +552,9 @@ static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bo
   CK(cudaStreamSynchronize(s));
   printf("prof %s M=%lld N=%lld K=%lld split=%d persistent=%d: 3 launches\n", in ? in->name : "cublas", (long long)m,
          (long long)n, (long long)k, split, (int)persistent);
+#ifdef GR_TRACE
+  if (in) trace_report(p, *in, persistent, s);
+#endif
   return 0;
 }
 
