@@ -393,6 +393,24 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_bf16_bf16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
 #endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
 extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w4_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 4, 4>(p); }
@@ -773,6 +791,24 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_f16_f16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_bf16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __nv_bfloat16, 1, 4, 16, 8, 2>(p); }

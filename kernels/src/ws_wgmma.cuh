@@ -268,7 +268,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     GR_TRACE_STAMP(5, c == 0 && tid == 0 && t == sched.first);
   }
   if constexpr (EPI::tma_store)
-    if (tid == 0) tma_store_wait<0>();  // this consumer's last stores are complete
+    if (tid == 0) EPI::exit_wait();  // this consumer's last stores are complete (or have read the staging buffer)
   GR_TRACE_STAMP(6, c == 0 && tid == 0);
   if constexpr (MC > 1) cluster_sync();  // the producer's
 }

@@ -110,6 +110,12 @@
   X(ws_wgmma_pp_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_il_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 201728) \
   X(ws_wgmma_il_bf16_bf16_f32_tn_128x64x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
+  X(ws_wgmma_ex_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16, __nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 256, 218112) \
+  X(ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16, __nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 226304) \
+  X(ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16, __nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 230400) \
+  X(ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16, __nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 226304) \
+  X(ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 173056) \
+  X(ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16, __nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 214016) \
   X(ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16, __half, __half, 128, 256, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16, __half, __half, 128, 192, 5, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 205824) \
   X(ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
@@ -217,7 +223,13 @@
   X(ws_wgmma_pp_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16, __half, __half, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_pp_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16, __half, __half, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_late, 384, 197632) \
   X(ws_wgmma_il_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 201728) \
-  X(ws_wgmma_il_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 197632)
+  X(ws_wgmma_il_f16_f16_f32_tn_128x64x64_w12_s8_a16, __half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \
+  X(ws_wgmma_ex_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16, __half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 256, 218112) \
+  X(ws_wgmma_ex_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16, __half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 226304) \
+  X(ws_wgmma_ex_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16, __half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 230400) \
+  X(ws_wgmma_swap_ex_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16, __half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 226304) \
+  X(ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16, __half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 173056) \
+  X(ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16, __half, __half, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early, gr::ws_release_late, 384, 214016)
 #define GR_WS_E4M3_BF16(X) \
   X(ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16, __nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 205824) \
   X(ws_wgmma_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16, __nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_reg, gr::ws_release_late, 384, 197632) \

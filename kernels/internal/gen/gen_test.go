@@ -419,7 +419,7 @@ func TestWSFamilyNames(t *testing.T) {
 		a := wsWGMMAArgs{f: f}
 		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
 		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
-			"sk": a.sk(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp()}
+			"sk": a.sk(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
 		for w, on := range variant {
 			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
 		}

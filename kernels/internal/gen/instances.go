@@ -324,6 +324,17 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{f: &wsWGMMASwapRP, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		experimental(wsWGMMAArgs{f: &wsWGMMASwapSKRP, bm: 64, bn: 128, stages: 8, kb: 1})
+		// The mid-M routes' TMA-store tiles whose consumers exit once their
+		// last stores have read the staging buffer (ws_wgmma_ex_ts,
+		// ws_wgmma_swap_ex_ts; experimental, not yet run): at o, M = 64 the
+		// gap to cuBLAS is a fixed cost per GEMM (docs/perf/2026-12-06-h200-f,
+		// call 1).
+		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}} {
+			experimental(wsWGMMAArgs{f: &wsWGMMAExTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+		}
+		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}} {
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapExTS, bm: c[0], bn: c[1], stages: c[2], kb: c[3]})
+		}
 	}
 	return append(out, e4m3Instances()...)
 }
@@ -393,8 +404,9 @@ func e4m3Instances() []instance {
 			a.kb, a.fp8 = 1, true
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})
 		}
-		// Lagged promotion (ws_promote_lagged; experimental, not yet run): the
-		// routed non-swap tile and the swap tiles whose two sets of chains fit.
+		// Lagged promotion (ws_promote_lagged; experimental: correct, and 0–12 %
+		// slower than the twins on an H100, docs/perf/2026-12-06-h200-f call 1):
+		// the routed non-swap tile and the swap tiles whose two sets of chains fit.
 		for _, a := range []wsWGMMAArgs{{f: &wsWGMMALPTS, bm: 128, bn: 128, stages: 6}, {f: &wsWGMMASwapLPTS, bm: 16, bn: 128, stages: 12}, {f: &wsWGMMASwapLPTS, bm: 32, bn: 128, stages: 8}} {
 			a.kb, a.fp8 = 1, true
 			out = append(out, instance{in: kernels.E4M3, out: dt, experimental: true, args: a})

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
@@ -154,10 +155,27 @@ var (
 // reaches ~1250 (issue 20). Tensor and row scales only; the 128-column
 // tiles and the swap tiles up to 32 tokens, where twice the chains fit the
 // consumers' registers. The parts are added in k-tile order as without the
-// lag: the same class as their twins. Experimental, not yet run.
+// lag: the same class as their twins. Experimental: correct (check,
+// memcheck) and 0–12 % slower than their twins on an H100 at M = 32…4096
+// (docs/perf/2026-12-06-h200-f, call 1): the wait before a promotion is
+// not what holds the e4m3 kernels back.
 var (
 	wsWGMMALPTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_lp_ts"), 2, "gr::ws_promote_lagged")
 	wsWGMMASwapLPTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts"), 2, "gr::ws_promote_lagged")
+)
+
+// wsWGMMAExTS and wsWGMMASwapExTS: ws_wgmma_ts and ws_wgmma_swap_ts with
+// EPI = gr::ws_epi_tma_early (ws_epilogue_tma.cuh): a consumer exits once
+// its last stores have read the staging buffer, not once they complete, as
+// CUTLASS's TMA-store epilogues do. Why: at o (4096 rows), M = 64, K =
+// 512…8192, our tiles stream K faster than cuBLAS (3.02 against 3.29 µs
+// per 1k K) but pay 1.1 µs more per GEMM (2.94 against 1.81 µs of fixed
+// cost; docs/perf/2026-12-06-h200-f, call 1, H100), and waiting for the
+// writes' round trip is in every TMA-store block's exit. Experimental, not
+// yet run; the same arithmetic as their twins (the same class).
+var (
+	wsWGMMAExTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_ex_ts"), 1, "gr::ws_epi_tma_early")
+	wsWGMMASwapExTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_ex_ts"), 1, "gr::ws_epi_tma_early")
 )
 
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
@@ -417,7 +435,9 @@ func (a wsWGMMAArgs) family() *family { return a.f }
 // copies the operands first), D staged and stored by TMA (ts), interleaved
 // split-K (il), the last token tile moved back to end at M (sh), a
 // wave-fitted token side (wf), stages given back once a k-tile's wgmma
-// retire (rn), e4m3 promotion of k-tile kt − 1 while kt's wgmma run (lp).
+// retire (rn), e4m3 promotion of k-tile kt − 1 while kt's wgmma run (lp),
+// consumers that exit once their last TMA stores have read the staging
+// buffer rather than completed (ex).
 func (a wsWGMMAArgs) swap() bool { return a.f.ws.swap }
 func (a wsWGMMAArgs) pp() bool   { return a.f.ws.pp }
 func (a wsWGMMAArgs) wf() bool   { return a.f.ws.waveFitted }
@@ -426,7 +446,8 @@ func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
 func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
-func (a wsWGMMAArgs) ts() bool   { return a.f.ws.policies[1] == "gr::ws_epi_tma" }
+func (a wsWGMMAArgs) ts() bool   { return strings.HasPrefix(a.f.ws.policies[1], "gr::ws_epi_tma") }
+func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[1] == "gr::ws_epi_tma_early" }
 func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
 func (a wsWGMMAArgs) sh() bool {
 	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[0])
