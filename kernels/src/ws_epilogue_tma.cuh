@@ -27,11 +27,12 @@
 // again its thread 0 waits until the group has been read
 // (cp.async.bulk.wait_group.read 0) and the warpgroup passes the named
 // barrier; before the kernel exits thread 0 waits for the group to complete
-// (wait_group 0; ws_epi_tma_early: until it has been read). With split_k > 1 the fp32 partials take the register path
-// (ws_epilogue_mn). A consumer of two 64-row blocks (BM = 256) calls this once
-// per block; the second waits for the first's reads. Staging: 64·COLS·2 bytes
-// per consumer after the ring's stages (1024-aligned, as the swizzle needs),
-// which the manifest's smem_bytes counts.
+// (wait_group 0; ws_epi_tma_early: until it has been read). With split_k >
+// 1 the fp32 partials take the register path (ws_epilogue_mn). A consumer
+// of two 64-row blocks (BM = 256) calls this once per block; the second
+// waits for the first's reads. Staging: 64·COLS·2 bytes per consumer after
+// the ring's stages (1024-aligned, as the swizzle needs), which the
+// manifest's smem_bytes counts.
 #pragma once
 #include <type_traits>
 #include "sm90_tma.cuh"

@@ -8,7 +8,8 @@
 // GR_TRACE_BLOCKS blocks of a launch (x fastest), the SM's clock64 and
 // %globaltimer (ns) at point i:
 //   0 entry (thread 0)          1 the barriers initialized and seen by all
-//   2 the producer's first load issued   3 consumer 0's first stage full
+//   2 the producer's first work item computed, its loads about to issue
+//   3 consumer 0's first stage full
 //   4 consumer 0's main loop of its first tile done (accumulators drained)
 //   5 its epilogue issued        6 its exit (the TMA stores waited for)
 //   7 the producer's last load issued

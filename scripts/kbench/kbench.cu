@@ -490,7 +490,7 @@ static void trace_report(const gr_gemm_params &p, const Inst &in, bool persisten
   CK(cudaMemcpyFromSymbol(h, gr_trace, sizeof h));
   auto clk = [&](int b, int i) { return h[(b * GR_TRACE_POINTS + i) * 2]; };
   auto gt = [&](int b, int i) { return h[(b * GR_TRACE_POINTS + i) * 2 + 1]; };
-  static const char *what[GR_TRACE_POINTS] = {"entry", "barriers seen", "producer's first load", "first stage full",
+  static const char *what[GR_TRACE_POINTS] = {"entry", "barriers seen", "first loads to issue", "first stage full",
                                               "main loop done", "epilogue issued", "exit", "producer's last load"};
   unsigned long long first = ~0ull, last = 0, first_entry_max = 0;
   int blocks = 0;
