@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
@@ -446,7 +445,7 @@ func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
 func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
-func (a wsWGMMAArgs) ts() bool   { return strings.HasPrefix(a.f.ws.policies[1], "gr::ws_epi_tma") }
+func (a wsWGMMAArgs) ts() bool   { return a.f.tmaStoreBox != nil }
 func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[1] == "gr::ws_epi_tma_early" }
 func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
 func (a wsWGMMAArgs) sh() bool {
