@@ -52,364 +52,364 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_b
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_bf16_bf16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 6, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 6, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, true, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_pingpong>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, true, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 2, gr::ws_ab, gr::ws_pingpong>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 5, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 4, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 4, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 4, true, 4, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 4, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, true, 2, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, 2, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, 2, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 12, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, false, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, 1, 2, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_bf16_bf16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 3, 1, 2, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 12, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 64, 16, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 64, 10, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, true, 4, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_bf16_bf16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 64, 16, 4, 1, 2, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 104, 128, 6, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 136, 128, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_152x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_152x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 152, 128, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 176, 128, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_208x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_208x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 208, 128, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x192x64_w16_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_104x192x64_w16_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 104, 192, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x192x64_w16_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_136x192x64_w16_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 136, 192, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x192x64_w16_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_bf16_bf16_f32_tn_176x192x64_w16_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 176, 192, 3, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_bf16_bf16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_bf16_bf16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_bf16_bf16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 224, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, 1, 1, 1, gr::ws_ab, gr::ws_pingpong, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_bf16_bf16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 5, 1, 1, 2, gr::ws_ab, gr::ws_pingpong, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_il>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_il>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_bf16_bf16_f32_tn_128x256x64_w12_s4_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_bf16_bf16_f32_tn_128x256x64_w12_s4_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_bf16_bf16_f32_tn_16x128x64_w12_s12_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_bf16_bf16_f32_tn_16x128x64_w12_s12_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_bf16_bf16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_bf16_bf16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_bf16_bf16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_bf16_bf16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_bf16_bf16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x2x256_w8_u4_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 2, 8, 8, 4>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_f16_f16_f32_tn_1x4x256_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__half, __half, 1, 4, 8, 8, 2>(p); }
@@ -451,364 +451,364 @@ extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, tiled_wgmma_f16_f16_f32_tn_128x256x64_w8_s4_a16)(const gr_gemm_params p) { gr::tiled_wgmma<__half, __half, 128, 256, 4>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 6, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x64x128_w8_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 6, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, true, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_pingpong>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 2>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, true, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 2, gr::ws_ab, gr::ws_pingpong>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x256x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x192x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 5, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, true, 2, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 4, true, 4, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 4, 4, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 4, true, 4, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_64x128x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 4, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, true, 2, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, 2, 2, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, true, 2, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, 2, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 12, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, false, 1, 2, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, 1, 2, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, false, 1, 2, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_f16_f16_f32_tn_128x128x128_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 3, 1, 2, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 12, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_64x64x64_w8_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 12, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_16x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 64, 16, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x64x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 64, 10, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 2, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, true, 4, 1, false, false, 2>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_mc2_f16_f16_f32_tn_32x64x64_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 64, 16, 4, 1, 2, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x192x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 104, 128, 6, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 104, 128, 6, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 136, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 136, 128, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_152x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 152, 128, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_152x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 152, 128, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 176, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 176, 128, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_208x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 208, 128, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_208x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 208, 128, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x192x64_w16_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 104, 192, 5, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_104x192x64_w16_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 104, 192, 5, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x192x64_w16_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 136, 192, 4, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_136x192x64_w16_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 136, 192, 4, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x192x64_w16_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 176, 192, 3, true, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(512, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_wf_ts_f16_f16_f32_tn_176x192x64_w16_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 176, 192, 3, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_f16_f16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 4, false, 1, 1, false, false, 2, gr::ws_schedule_n>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_f16_f16_f32_tn_256x160x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 4, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_mc2n_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 2, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2n_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_n, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_sk_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, false, 1, 1, false, false, 1, gr::ws_stream_k, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_sk_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, false, 1, 1, false, false, 2, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_rn_mc2_ts_f16_f16_f32_tn_128x224x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 224, 3, 1, 1, 2, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_release_now>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, false, 1, 1, true, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, 1, 1, 1, gr::ws_ab, gr::ws_pingpong, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, false, 1, 1, true, false, 2, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) __cluster_dims__(2, 1, 1) GR_NAME(GR_ARCH, ws_wgmma_pp_mc2_ts_f16_f16_f32_tn_128x128x64_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 5, 1, 1, 2, gr::ws_ab, gr::ws_pingpong, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_il>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_il_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_il>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_f16_f16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_f16_f16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_f16_f16_f32_tn_128x256x64_w12_s4_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_rp_f16_f16_f32_tn_128x256x64_w12_s4_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 4, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_rp_f16_f16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_rp_f16_f16_f32_tn_128x128x64_w12_s6_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_f16_f16_f32_tn_16x128x64_w12_s12_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_f16_f16_f32_tn_16x128x64_w12_s12_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_f16_f16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_rp_f16_f16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_f16_f16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_rp_f16_f16_f32_tn_64x128x64_w12_s8_a2)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_64x96x64_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 96, 10, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ex_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, true, 4, 2, false, false, 1, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ex_ts_f16_f16_f32_tn_32x128x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 5, 4, 2, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma_early>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_bf16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __nv_bfloat16, 1, 4, 16, 8, 2>(p); }
@@ -862,91 +862,91 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_st
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_bf16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __nv_bfloat16, 1, 1, 8, 2, 1, gr::ld_stream>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 5, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 96, 10, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_bf16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 96, 7, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_bf16_f32_tn_128x192x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_bf16_f32_tn_128x192x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_bf16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_bf16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_bf16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_fma_e4m3_f16_f32_tn_1x4x512_w8_u2_a16)(const gr_gemm_params p) { gr::decode_fma<__nv_fp8_e4m3, __half, 1, 4, 16, 8, 2>(p); }
@@ -1000,91 +1000,91 @@ extern "C" __global__ void __launch_bounds__(128) GR_NAME(GR_ARCH, decode_mma_st
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, decode_mma_stream_e4m3_f16_f32_tn_8x16x64_w8_u2_a16)(const gr_gemm_params p) { gr::decode_mma<__nv_fp8_e4m3, __half, 1, 1, 8, 2, 1, gr::ld_stream>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x192x128_w12_s5_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 5, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 64, 10, true, 4, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_64x64x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 64, 10, 4, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, true, 2, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 2, 1, 1, gr::ws_swap_ab>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_stream_k>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 96, 10, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_64x96x128_w8_s10_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 96, 10, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 96, 7, false, 1, 1, false, false, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_e4m3_f16_f32_tn_128x96x128_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 96, 7, 1, 1, 1>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x64x128_w8_s16_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 64, 16, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, true, 1>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_f16_f32_tn_128x192x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 4, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ts_e4m3_f16_f32_tn_128x192x128_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 192, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_b128_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_e4m3_f16_f32_tn_64x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, true, 1, gr::ws_schedule, gr::ws_epi_tma>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_b128_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_block128, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, false, 1, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_lp_ts_e4m3_f16_f32_tn_128x128x128_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_16x128x128_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 #if defined(GR_HOPPER)
-extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, true, 4, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_lp_ts_e4m3_f16_f32_tn_32x128x128_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_fp8_e4m3, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_f16)(const gr_gemm_params p) { gr::splitk_reduce<__half>(p); }
 extern "C" __global__ void __launch_bounds__(256) GR_NAME(GR_ARCH, splitk_reduce_f32_bf16)(const gr_gemm_params p) { gr::splitk_reduce<__nv_bfloat16>(p); }

@@ -13,7 +13,7 @@
 // first wgmma ignores their old values), which the consumer awaits, gives
 // the stage back, and adds to the fp32 accumulator acc[0][0] — the promotion
 // that keeps long-K sums at fp32 accuracy (without it the H200 missed a
-// 2^-13·Σ|terms| bound from K ≈ 1000). With B128 (the 128-block mode) each
+// 2^-13·Σ|terms| bound from K ≈ 1000). With ws_scales_block128 each
 // k-tile's part is added times the k-block's scales of A's row and B's
 // 128-row block, loaded (load_scales) before the consumer waits for the
 // stage; the tensor and row modes scale the sum once, before the epilogue
@@ -36,18 +36,30 @@ namespace gr {
 // while kt's wgmma run (wgmma_wait<1>), and gives kt − 1's stage back then,
 // as ws_release_late does for 16-bit — the tensor cores need not idle for
 // the promotion. The parts are added to acc in k-tile order, as without
-// the lag: the same bits. Tensor and row scales only (no B128); twice the
+// the lag: the same bits. Tensor and row scales only (ws_scales_after); twice the
 // chains' registers.
 struct ws_promote_lagged {
   static constexpr int in_flight = 1;
 };
 
-template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> struct ws_accumulator {
+// The scale policy (SCALES): ws_scales_after — 16-bit has none; e4m3's
+// tensor or row scales multiply the finished accumulator (ws_scale, before
+// the epilogue) — or ws_scales_block128: e4m3's 128-block scales, each
+// k-tile's promoted part times its k-block's scales (load_scales, retire).
+struct ws_scales_after {
+  static constexpr bool block = false;
+};
+struct ws_scales_block128 {
+  static constexpr bool block = true;
+};
+
+template <typename T, int COLS, int MW, int NACC, class SCALES, class REL, int MC> struct ws_accumulator {
   static constexpr bool promote = sizeof(T) == 1;  // e4m3: fp32 promotion every k-tile
+  static constexpr bool block128 = SCALES::block;
   static constexpr bool lagged = std::is_same<REL, ws_promote_lagged>::value;
   static constexpr int NA = promote ? 1 : NACC, NP = promote ? NACC : 1;
-  static_assert(!B128 || promote, "128-block scales: e4m3");
-  static_assert(!lagged || (promote && !B128), "lagged promotion: e4m3, tensor or row scales");
+  static_assert(!block128 || promote, "128-block scales: e4m3");
+  static_assert(!lagged || (promote && !block128), "lagged promotion: e4m3, tensor or row scales");
   struct none {};
   // The registers: acc[w][a] the fp32 accumulator of block w, set a; e4m3's
   // part[a] a k-tile's chains, declared first (in this order every kernel
@@ -65,16 +77,16 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
     int odd;
   };
   typename std::conditional<lagged, lag, typename std::conditional<promote, promoted, direct>::type>::type r;
-  // B128: a k-tile's scales, element 4i + 2h + b's being sr[h]·sq[2i + b]
+  // block128: a k-tile's scales, element 4i + 2h + b's being sr[h]·sq[2i + b]
   // (empty otherwise)
   struct block_scales {
     float sr[2], sq[COLS / 4];
   };
-  using scales = typename std::conditional<B128, block_scales, none>::type;
+  using scales = typename std::conditional<block128, block_scales, none>::type;
   // how retire takes them: the block scales by reference, the empty ones by
   // value (a reference to them reorders the other modes' code, and their
   // table entries would lose their digests)
-  using scales_in = typename std::conditional<B128, const block_scales &, none>::type;
+  using scales_in = typename std::conditional<block128, const block_scales &, none>::type;
 
   // start clears the accumulator for a tile.
   __device__ __forceinline__ void start() {
@@ -87,20 +99,20 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
     if constexpr (lagged) r.odd = 0;
   }
 
-  // load_scales reads into sc B128's scales of k-block kbi for the
+  // load_scales reads into sc the 128-block scales of k-block kbi for the
   // accumulator's rows row_base + r0 + 8h and columns col_base + q0 + …; with
-  // SWAP the rows are B's (one 128-row block per consumer: row_base + 64c)
-  // and the columns A's.
-  template <bool SWAP>
+  // ROLE ws_swap_ab the rows are B's (one 128-row block per consumer:
+  // row_base + 64c) and the columns A's.
+  template <class ROLE>
   static __device__ __forceinline__ void load_scales(scales &sc, const gr_gemm_params &p, int64_t kbi, int64_t kblocks,
                                                      int64_t row_base, int64_t col_base, int c, int r0, int q0) {
-    if constexpr (B128) {
+    if constexpr (block128) {
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-        sc.sr[h] = SWAP ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);
+        sc.sr[h] = ROLE::swap ? block_scale_b(p, row_base + c * 64, kbi, kblocks) : block_scale_a(p, row_base + r0 + 8 * h, kbi);
 #pragma unroll
       for (int j = 0; j < COLS / 4; ++j)
-        sc.sq[j] = SWAP ? block_scale_a(p, col_base + q0 + 8 * (j / 2) + j % 2, kbi) : block_scale_b(p, col_base, kbi, kblocks);
+        sc.sq[j] = ROLE::swap ? block_scale_a(p, col_base + q0 + 8 * (j / 2) + j % 2, kbi) : block_scale_b(p, col_base, kbi, kblocks);
     }
   }
 
@@ -121,7 +133,7 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
   // retire follows the k-tile's wgmma_commit: it waits for what must retire,
   // gives a stage back (empty: the ring's empty barriers, s the k-tile's
   // stage, prev the stage whose wgmma may still be in flight, -1 none;
-  // thread 0 arrives) and promotes (B128: by the k-tile's scales sc). It
+  // thread 0 arrives) and promotes (block128: times the k-tile's scales sc). It
   // returns the stage now in flight.
   __device__ __forceinline__ int retire(uint32_t empty, int s, int prev, int tid, scales_in sc) {
     if constexpr (lagged) {  // k-tile kt − 1's chains retired: its stage is free, promote them
@@ -141,7 +153,7 @@ template <typename T, int COLS, int MW, int NACC, bool B128, class REL, int MC> 
 #pragma unroll
       for (int a = 0; a < NP; ++a) pin_registers(r.part[a]);
       if (tid == 0) ws_release<MC>(empty + 8 * s);
-      if constexpr (B128)
+      if constexpr (block128)
 #pragma unroll
         for (int i = 0; i < COLS / 8; ++i)
 #pragma unroll

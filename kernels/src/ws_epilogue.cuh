@@ -110,7 +110,7 @@ __device__ __forceinline__ void ws_epilogue_mn(const gr_gemm_params &p, int z, c
     rows(std::false_type{});
 }
 
-// ws_epilogue_nm (SWAP): accumulator rows are D's columns (n, the weights),
+// ws_epilogue_nm (ws_swap_ab): accumulator rows are D's columns (n, the weights),
 // columns D's rows (m, the tokens); each element is one store, at row
 // stride ldc. bias[n] is read once per accumulator row.
 template <typename TOut, int COLS>
@@ -148,18 +148,18 @@ __device__ __forceinline__ void ws_epilogue_nm(const gr_gemm_params &p, int z, c
 // ws_scale multiplies a warpgroup's 64 x COLS accumulator by the e4m3
 // tensor or row scales (nothing in the folded mode): r0 is this thread's
 // first accumulator row, q0 its first column, both global (rows are m,
-// columns n; with SWAP the other way round).
-template <bool SWAP, int COLS>
+// columns n; with ROLE ws_swap_ab the other way round).
+template <class ROLE, int COLS>
 __device__ __forceinline__ void ws_scale(const gr_gemm_params &p, float (&d)[COLS / 2], int64_t r0, int64_t q0) {
   if (p.scaling != GR_SCALE_TENSOR && p.scaling != GR_SCALE_ROW) return;
   float sr[2], sq[COLS / 4];
 #pragma unroll
   for (int h = 0; h < 2; ++h)
-    sr[h] = p.scaling == GR_SCALE_TENSOR ? scale_at(p, 0, 0) : SWAP ? row_scale_b(p, r0 + 8 * h) : row_scale_a(p, r0 + 8 * h);
+    sr[h] = p.scaling == GR_SCALE_TENSOR ? scale_at(p, 0, 0) : ROLE::swap ? row_scale_b(p, r0 + 8 * h) : row_scale_a(p, r0 + 8 * h);
 #pragma unroll
   for (int j = 0; j < COLS / 4; ++j) {
     const int64_t q = q0 + 8 * (j / 2) + j % 2;
-    sq[j] = p.scaling == GR_SCALE_TENSOR ? 1.f : SWAP ? row_scale_a(p, q) : row_scale_b(p, q);
+    sq[j] = p.scaling == GR_SCALE_TENSOR ? 1.f : ROLE::swap ? row_scale_a(p, q) : row_scale_b(p, q);
   }
 #pragma unroll
   for (int i = 0; i < COLS / 8; ++i)

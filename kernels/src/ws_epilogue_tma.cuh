@@ -158,7 +158,7 @@ __device__ __forceinline__ void ws_epilogue_tma(const gr_gemm_params &p, const f
   }
 }
 
-// ws_epilogue_tma_nm (SWAP) stores a consumer warpgroup's 64 x COLS
+// ws_epilogue_tma_nm (ws_swap_ab) stores a consumer warpgroup's 64 x COLS
 // accumulator d, whose rows are D's columns n0…n0+63 (the weights) and
 // whose columns are D's rows m0…m0+COLS−1 (the tokens), through the staging
 // buffer at stage: COLS rows of 128 bytes (the 64 columns of D), 128-byte
@@ -205,19 +205,20 @@ __device__ __forceinline__ void ws_epilogue_tma_nm(const gr_gemm_params &p, cons
 // ws_epilogue_tile is a consumer warpgroup's epilogue of one tile (ws_wgmma's
 // last step): its accumulators acc[w][0] (MW 64-row blocks, the sets already
 // summed; wgmma's layout) for the tile at row_base, col_base of the
-// accumulator's rows and columns (SWAP: D's columns and rows) go to D by the
-// EPI policy, or as fp32 partials to the workspace slice z (split_k > 1, the
-// register path). A consumer c of one block owns rows 64c…; BM = 256's rows
-// 128c…; a ping-pong consumer (PP) the whole tile. staging is its shared
+// accumulator's rows and columns (ROLE ws_swap_ab: D's columns and rows) go
+// to D by the EPI policy, or as fp32 partials to the workspace slice z
+// (split_k > 1, the register path). A consumer c of one block owns rows
+// 64c…; BM = 256's rows 128c…; a ping-pong consumer (CONS ws_pingpong) the
+// whole tile. staging is its shared
 // buffer for EPI::tma_store, tid its thread in the warpgroup (warp tid / 32, lane
 // tid % 32).
-template <typename TOut, int COLS, bool SWAP, bool PP, class EPI, int MW, int NA>
+template <typename TOut, int COLS, class ROLE, class CONS, class EPI, int MW, int NA>
 __device__ __forceinline__ void ws_epilogue_tile(const gr_gemm_params &p, int z, const float (&acc)[MW][NA][COLS / 2],
                                                  int64_t row_base, int64_t col_base, int c, int tid, int warp, int lane,
                                                  uint32_t staging) {
   const int r0 = c * 64 + warp * 16 + lane / 4, q0 = 2 * (lane % 4);  // the thread's first row and column pair
   const float(&d)[COLS / 2] = acc[0][0];
-  if constexpr (SWAP) {  // EPI::tma_store: the consumer's 64 weight rows, staged transposed, by TMA
+  if constexpr (ROLE::swap) {  // EPI::tma_store: the consumer's 64 weight rows, staged transposed, by TMA
     bool staged = false;
     if constexpr (EPI::tma_store)
       if (p.split_k == 1) {
@@ -225,15 +226,15 @@ __device__ __forceinline__ void ws_epilogue_tile(const gr_gemm_params &p, int z,
         staged = true;
       }
     if (!staged) ws_epilogue_nm<TOut, COLS>(p, z, d, row_base + r0, col_base + q0);
-  } else if constexpr (PP && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
+  } else if constexpr (CONS::pingpong && !EPI::tma_store) {  // this consumer's whole tile: two 64-row blocks
     // (apart from the MW == 2 loop below, which computes the same stores: folded into it, the
     // register ping-pong compiles to other code, and its table entries lose their digests)
     ws_epilogue_mn<TOut, COLS>(p, z, acc[0][0], row_base + warp * 16 + lane / 4, col_base + q0);
     ws_epilogue_mn<TOut, COLS>(p, z, acc[1][0], row_base + 64 + warp * 16 + lane / 4, col_base + q0);
-  } else if constexpr (MW == 2) {  // two 64-row blocks: PP (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
+  } else if constexpr (MW == 2) {  // two 64-row blocks: ping-pong (TMA store), the consumer's whole tile; BM = 256, its rows 128c…
 #pragma unroll
     for (int w = 0; w < 2; ++w) {
-      const int64_t m0 = row_base + (PP ? 0 : c * 128) + 64 * w;
+      const int64_t m0 = row_base + (CONS::pingpong ? 0 : c * 128) + 64 * w;
       bool staged = false;  // the staging buffer takes the blocks in turn
       if constexpr (EPI::tma_store)
         if (p.split_k == 1) {

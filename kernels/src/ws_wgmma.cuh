@@ -8,27 +8,29 @@
 // gives registers back (setmaxnreg) and one thread loads each of the
 // block's k-tiles (BK = EB·KB elements of K) into the ring by TMA
 // (ws_producer.cuh: KB boxes of A and of B a stage, zero-filled past M, N
-// and K; with SWAP the weights evict-first). KB > 1 makes each DRAM visit
-// to a weight row 128·KB contiguous bytes. Warpgroups
-// 1…C are consumers: each waits for a full stage, issues its 4·KB k16 steps
-// of wgmma (32 bytes of K each) into its accumulator and gives stages back
-// by the accumulate policy (ws_accumulate.cuh: 16-bit keeps one group in
+// and K; with ws_swap_ab the weights evict-first). KB > 1 makes each DRAM
+// visit to a weight row 128·KB contiguous bytes. Warpgroups 1…C are
+// consumers: each waits for a full stage, issues its 4·KB k16 steps of
+// wgmma (32 bytes of K each) into its accumulator and gives stages back by
+// the accumulate policy (ws_accumulate.cuh: 16-bit keeps one group in
 // flight and releases the stage before it, or REL = ws_release_now its own;
 // e4m3 (KB = 1, so a k-tile is one 128-element k-block) promotes each
-// k-tile's fresh chains into fp32 and, with B128, scales them by the
-// k-block's scales of A's row and B's 128-row block). B's block must be one
-// per tile column range: BN = 128 (tn·128 is block-aligned), or with SWAP a
-// consumer's 64 weight rows. In the tensor and row modes the fp32
-// accumulator is scaled (ws_scale) before the epilogue.
+// k-tile's fresh chains into fp32 and, with SCALES = ws_scales_block128,
+// scales them by the k-block's scales of A's row and B's 128-row block).
+// B's block must be one per tile column range: BN = 128 (tn·128 is
+// block-aligned), or with ws_swap_ab a consumer's 64 weight rows. In the
+// tensor and row modes (SCALES = ws_scales_after) the fp32 accumulator is
+// scaled (ws_scale) before the epilogue.
 //
-// Which operand sits on wgmma's 64-row side is the SWAP choice:
-//   SWAP = false (large M): consumer c owns A rows 64c…64c+63 and all BN
+// Which operand sits on wgmma's 64-row side is the ROLE policy
+// (ws_roles.cuh; SWAP below is ROLE::swap):
+//   ws_ab (large M): consumer c owns A rows 64c…64c+63 and all BN
 //     columns: wgmma m64nBNk16, C = BM/64 consumers; BM = 256 (two
 //     consumers, "cooperative" as cuBLAS's 256-row tiles): consumer c owns
 //     rows 128c…128c+127 as two 64-row blocks, two independent wgmma chains
 //     m64nBNk16 per k16 step (data-parallel or split-K schedules; no
 //     stream-K, swap, ping-pong or e4m3).
-//   SWAP = true (skinny M, weight streaming): consumer c owns weight rows
+//   ws_swap_ab (skinny M, weight streaming): consumer c owns weight rows
 //     64c…64c+63 of the BN, and the BM tokens are wgmma's N (16…256):
 //     wgmma m64nBMk16, C = BN/64 consumers; no tensor-core row is spent on
 //     absent tokens. The producer is the same; the epilogue transposes.
@@ -43,8 +45,10 @@
 // pairs in one 4-byte store where alignment allows); with split_k > 1 the
 // fp32 partials go to workspace[z][m][n] and splitk_reduce applies the
 // epilogue.
-// PP (ping-pong, non-swap BM = 128, two consumers): each consumer takes
-// whole tiles, alternately (two m64 wgmma per k16 step), so one
+// How the consumers share tiles is the CONS policy (ws_roles.cuh; PP below
+// is CONS::pingpong): ws_cooperative (above) or ws_pingpong (non-swap
+// BM = 128, two consumers): each consumer takes whole tiles, alternately
+// (two m64 wgmma per k16 step), so one
 // consumer's epilogue overlaps the other's main loop; the empty barriers
 // then count one arrival, and a turn barrier per consumer keeps the two
 // within one round of the ring. It pays only with a persistent grid (≥ 2
@@ -59,7 +63,7 @@
 // rows), so the weights cross L2 once per two M tiles. With SCHED =
 // ws_schedule_n the cluster lies along N instead: N tiles 2g and 2g + 1 of
 // one M tile, sharing A (tma_a's box is BM/2 rows), for mid M, where every
-// block reads the same few token rows (not with SWAP: there the cluster
+// block reads the same few token rows (not with ws_swap_ab: there the cluster
 // lies along M, two token tiles sharing the weights' box, as cuBLAS's
 // nvjet 64x32 1×2 at o, M = 64). A stage is free once
 // the consumers of both blocks have released it: empty barriers count the
@@ -98,13 +102,13 @@
 // stores D from registers as above; ws_epi_tma (no ping-pong, 16-bit D,
 // after the e4m3 scales) stages each consumer's part of D in shared memory (C x 64 x COLS x 2 bytes
 // after the ring's stages: 64 x BN blocks, BM = 256 storing its two through
-// the buffer in turn; with SWAP the consumer's 64 weight columns of D for
+// the buffer in turn; with ws_swap_ab the consumer's 64 weight columns of D for
 // the BM tokens, transposed) and stores it by TMA through tma_d, while the
 // consumer goes on to its next tile (split_k > 1: the register path for the
 // partials).
 // Tensor maps (gemm_params.h): tma_a with BM-row boxes, tma_b
 // with BN/MC-row boxes (the manifest's tma_box = {BM, BN/MC}); with ws_epi_tma, tma_d with
-// boxes of 64 columns x 64 rows, or x BM rows with SWAP (the manifest's
+// boxes of 64 columns x 64 rows, or x BM rows with ws_swap_ab (the manifest's
 // tma_store_box).
 //
 // Constraints (written into the manifest by the generator):
@@ -124,6 +128,7 @@
 #include "ws_epilogue_tma.cuh"
 #include "ws_producer.cuh"
 #include "ws_ring.cuh"
+#include "ws_roles.cuh"
 #include "ws_schedule.cuh"
 #include "ws_streamk.cuh"
 #include "ws_trace.cuh"
@@ -131,14 +136,15 @@
 
 namespace gr {
 
-template <typename T, typename TOut, int BM, int BN, int STAGES, bool SWAP, int NACC = 1, int KB = 1, bool PP = false,
-          bool B128 = false, int MC = 1, template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg,
-          class REL = ws_release_late>
+template <typename T, typename TOut, int BM, int BN, int STAGES, int NACC = 1, int KB = 1, int MC = 1, class ROLE = ws_ab,
+          class CONS = ws_cooperative, class SCALES = ws_scales_after,
+          template <int, int, int, int> class SCHED = ws_schedule, class EPI = ws_epi_reg, class REL = ws_release_late>
 __device__ void ws_wgmma(const gr_gemm_params &p) {
   GR_TRACE_STAMP(0, threadIdx.x == 0);
   constexpr int EB = 128 / sizeof(T);  // elements per 128-byte box row
   constexpr int BK = EB * KB;          // K per stage: KB boxes
-  constexpr int ROWS = SWAP ? BN : BM, COLS = SWAP ? BM : BN, CONSUMERS = ROWS == 256 ? 2 : ROWS / 64;
+  constexpr bool SWAP = ROLE::swap, PP = CONS::pingpong, B128 = SCALES::block;  // the variant's policies
+  constexpr int ROWS = ROLE::rows(BM, BN), COLS = ROLE::cols(BM, BN), CONSUMERS = ROWS == 256 ? 2 : ROWS / 64;
   static_assert(ROWS == 64 || ROWS == 128 || ROWS == 192 || (ROWS == 256 && !SWAP),
                 "one, two or three consumer warpgroups of 64 rows, or two of 128 (BM = 256)");
   static_assert(sizeof(T) == 2 || sizeof(T) == 1, "16-bit or e4m3 elements");
@@ -165,7 +171,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   if (threadIdx.x == 0) {
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full + 8 * s, 1);
-      mbar_init(empty + 8 * s, (PP ? 1 : CONSUMERS) * MC);  // MC: the consumers of every block that receives B
+      mbar_init(empty + 8 * s, CONS::arrivals(CONSUMERS) * MC);  // MC: the consumers of every block that receives B
     }
     mbar_init(turn, 1);
     mbar_init(turn + 8, 1);
@@ -196,7 +202,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
       int z;
       const int nk = sched.work(p, t, tm, tn, z, kb);
       GR_TRACE_STAMP(2, leader && t == sched.first);
-      if (leader) ws_load_item<EB, BM, BN, KB, MC, SWAP>(p, sched, tm, tn, kb, nk, pos, sa, sb, full, empty);
+      if (leader) ws_load_item<EB, BM, BN, KB, MC, ROLE>(p, sched, tm, tn, kb, nk, pos, sa, sb, full, empty);
     }
     GR_TRACE_STAMP(7, leader);
     if constexpr (MC > 1) cluster_sync();  // no block leaves while another may still reach its shared memory
@@ -208,7 +214,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   constexpr uint32_t ROW_STAGE = SWAP ? B_STAGE : A_STAGE, COL_STAGE = SWAP ? A_STAGE : B_STAGE;
   constexpr uint32_t ROW_BOX = SWAP ? B_BOX : A_BOX, COL_BOX = SWAP ? A_BOX : B_BOX;
   const uint32_t rows = (SWAP ? sb : sa) + (PP ? 0 : c * MW * 64 * 128), cols = SWAP ? sa : sb;
-  ws_accumulator<T, COLS, MW, NACC, B128, REL, MC> ac;  // ws_accumulate.cuh
+  ws_accumulator<T, COLS, MW, NACC, SCALES, REL, MC> ac;  // ws_accumulate.cuh
   const int64_t kblocks = B128 ? block_kblocks(p) : 0;
   // EPI::tma_store: this consumer's staging buffer for D, after the ring
   const uint32_t staging = sb + STAGES * B_STAGE + c * EPI::template staging_bytes<TOut, COLS>;
@@ -239,7 +245,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     for (int kt = 0; kt < nk; ++kt) {
       typename decltype(ac)::scales sc;
       if constexpr (B128)
-        ac.template load_scales<SWAP>(sc, p, (kb + (int64_t)kt * sched.kstep()) / GR_SCALE_BLOCK_K, kblocks, row_base,
+        ac.template load_scales<ROLE>(sc, p, (kb + (int64_t)kt * sched.kstep()) / GR_SCALE_BLOCK_K, kblocks, row_base,
                                       col_base, c, r0, q0);
       const int s = pos.s;
       mbar_wait(full + 8 * s, pos.phase);
@@ -263,8 +269,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     if constexpr (sizeof(T) == 1 && !B128)
 #pragma unroll
       for (int w = 0; w < MW; ++w)
-        ws_scale<SWAP, COLS>(p, ac.r.acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
-    ws_epilogue_tile<TOut, COLS, SWAP, PP, EPI>(p, z, ac.r.acc, row_base, col_base, c, tid, warp, lane, staging);
+        ws_scale<ROLE, COLS>(p, ac.r.acc[w][0], row_base + (PP ? 64 * w + warp * 16 + lane / 4 : r0), col_base + q0);
+    ws_epilogue_tile<TOut, COLS, ROLE, CONS, EPI>(p, z, ac.r.acc, row_base, col_base, c, tid, warp, lane, staging);
     GR_TRACE_STAMP(5, c == 0 && tid == 0 && t == sched.first);
   }
   if constexpr (EPI::tma_store)

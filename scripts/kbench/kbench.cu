@@ -48,10 +48,10 @@
 // The shipped 16-bit ws_wgmma instances, as kernels/internal/gen writes them.
 #define GR_MCAST_1
 #define GR_MCAST_2 __cluster_dims__(2, 1, 1)
-#define WS(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                         \
+#define WS(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM)                \
   extern "C" __global__ void __launch_bounds__(THREADS, 1) GR_MCAST_##MC         \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                  \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                  \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL>(p);            \
   }
 typedef __nv_bfloat16 bf16;
 #include "ws_instances_gen.h"
@@ -70,8 +70,8 @@ struct Inst {
   bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma…): tma_d
   int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
-#define GR_INST(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM) \
-  {#NAME, NAME, BM, BN, ST, SW, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
+#define GR_INST(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM) \
+  {#NAME, NAME, BM, BN, ST, ROLE::swap, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
    std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI).rfind("gr::ws_epi_tma", 0) == 0, THREADS, SMEM},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 

@@ -45,10 +45,10 @@ typedef __nv_fp8_e4m3 e4m3;
 enum Kind { WS, DMMA, DFMA };
 // The shipped e4m3 → bf16 ws_wgmma instances, as kernels/internal/gen writes them;
 // the decode lists below are the bench's own (shipped ones and variants).
-#define WS8(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)                             \
+#define WS8(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM)                    \
   extern "C" __global__ void __launch_bounds__(THREADS, 1)                        \
       NAME(const __grid_constant__ gr_gemm_params p) {                                                    \
-    gr::ws_wgmma<T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL>(p);                    \
+    gr::ws_wgmma<T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL>(p);              \
   }
 #include "ws_instances_gen.h"
 #define DMMA8(NAME, NT8, RG, W, U, LV) \
@@ -101,9 +101,9 @@ struct Inst {
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
-#define WS_I(NAME, T, TOUT, BM, BN, ST, SW, NACC, KB, PP, B128, MC, SCHED, EPI, REL, THREADS, SMEM)\
+#define WS_I(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM)\
   {#NAME, NAME, WS, BM, BN, 128 * KB, THREADS, SMEM,                                                                       \
-   SW, B128, PP, std::string(#SCHED) == "gr::ws_stream_k", std::string(#EPI).rfind("gr::ws_epi_tma", 0) == 0},
+   ROLE::swap, SCALES::block, CONS::pingpong, std::string(#SCHED) == "gr::ws_stream_k", std::string(#EPI).rfind("gr::ws_epi_tma", 0) == 0},
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false, false},
 #define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false, false},
 static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DMMAS(DMMA_I) GR_DFMA(DFMA_I)};

@@ -159,7 +159,7 @@ func TestArgsChecks(t *testing.T) {
 		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                      // no registers to promote
 		wsWGMMAArgs{f: &wsWGMMAPP, bm: 128, bn: 128, stages: 6, kb: 1, fp8: true},                                    // ping-pong cannot promote
 		wsWGMMAArgs{f: &wsWGMMASwapB128, bm: 16, bn: 128, stages: 4, kb: 2, fp8: true},                               // two k-blocks per k-tile
-		wsWGMMAArgs{f: testFamily(wsWith(wsWGMMAPPTS, 2, "gr::ws_release_now")), bm: 128, bn: 128, stages: 4, kb: 1}, // release-now in ping-pong
+		wsWGMMAArgs{f: testFamily(wsWith(wsWGMMAPPTS, wsRel, "gr::ws_release_now")), bm: 128, bn: 128, stages: 4, kb: 1}, // release-now in ping-pong
 		wsWGMMAArgs{f: testFamily(wsTMAStore(wsWGMMARP, true)), bm: 128, bn: 128, stages: 4, kb: 1},                  // TMA store of a repack kernel (not yet)
 		wsWGMMAArgs{f: &wsWGMMATS, bm: 128, bn: 16, stages: 4, kb: 1},                                                // BN not whole 32-column boxes
 		wsWGMMAArgs{f: &wsWGMMASwapWFTS, bm: 128, bn: 128, stages: 4, kb: 1},                                         // a wave-fitted family's tile of 128 tokens
@@ -276,7 +276,7 @@ func TestWSInstances(t *testing.T) {
 		if a.il() {
 			require.Equal(t, [3]any{kernels.ReduceWorkspace, 16, false}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.True(t, k.Experimental, name)
-			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, false, 1, 1, false, false, 1, gr::ws_schedule_il>(p); }",
+			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_il>(p); }",
 				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages), name)
 		}
 		// lagged promotion: e4m3 only, the wrapper names gr::ws_promote_lagged
@@ -286,8 +286,8 @@ func TestWSInstances(t *testing.T) {
 		if a.lp() {
 			require.Equal(t, kernels.E4M3, in.in, name)
 			require.True(t, k.Experimental, name)
-			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, %v, %d, 1, false, false, 1, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }",
-				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages, a.swap(), a.nacc()), name)
+			require.Contains(t, string(cu), fmt.Sprintf("GR_NAME(GR_ARCH, %s)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<%s, %s, %d, %d, %d, %d, 1, 1, %s, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma, gr::ws_promote_lagged>(p); }",
+				name, cuType[in.in], cuType[in.out], a.bm, a.bn, a.stages, a.nacc(), a.f.ws.policies[wsRole]), name)
 			twin := a
 			twin.f = &wsWGMMATS
 			if a.swap() {
@@ -427,6 +427,7 @@ func TestWSFamilyNames(t *testing.T) {
 			assert.Contains(t, variant, w, "%s: a word that names nothing", f.name)
 		}
 		assert.Equal(t, a.pp() || a.sk() || a.mc2() || a.mc2n() || a.ts() && !a.swap(), f.persistent, "%s: persistent", f.name)
+		assert.Equal(t, slices.Contains(f.scalings, kernels.ScalingBlock), a.b128(), "%s: block scales and ws_scales_block128 go together", f.name)
 	}
 	require.NotZero(t, n, "ws_wgmma families")
 }

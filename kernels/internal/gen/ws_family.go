@@ -44,8 +44,8 @@ var wsWGMMAPP = wsPingPong(wsFamily("ws_wgmma_pp", model{kind: kernels.ModelTile
 // wsPingPong makes f a family of ping-pong consumers (PP) under a
 // persistent grid.
 func wsPingPong(f family) family {
-	f.persistent, f.ws.pp = true, true
-	return f
+	f.persistent = true
+	return wsWith(f, wsCons, "gr::ws_pingpong")
 }
 
 // wsWGMMAMC2 and wsWGMMAPPMC2: ws_wgmma and ws_wgmma_pp with MC = 2,
@@ -80,8 +80,7 @@ var wsWGMMAMC2N = func() family {
 	f := wsFamily("ws_wgmma_mc2n", wsModel, nil)
 	f.persistent, f.cluster, f.clusterAlongN = true, 2, true
 	f.tmaBox = func(t tile) [2]int { return [2]int{t.bm / 2, t.bn} }
-	f.ws.policies[0] = "gr::ws_schedule_n"
-	return f
+	return wsWith(f, wsSched, "gr::ws_schedule_n")
 }()
 
 // wsWGMMATS, wsWGMMAMC2TS and wsWGMMAMC2NTS: ws_wgmma, ws_wgmma_mc2 and
@@ -139,10 +138,10 @@ var (
 // The same descriptors as their twins: the policy changes when a stage is
 // given back, nothing the filter or the model reads.
 var (
-	wsWGMMARNTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_rn_ts"), 2, "gr::ws_release_now")
-	wsWGMMARNMC2TS  = wsWith(renamed(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts"), 2, "gr::ws_release_now")
-	wsWGMMARNMC2NTS = wsWith(renamed(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts"), 2, "gr::ws_release_now")
-	wsWGMMARNSKTS   = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts"), 2, "gr::ws_release_now")
+	wsWGMMARNTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_rn_ts"), wsRel, "gr::ws_release_now")
+	wsWGMMARNMC2TS  = wsWith(renamed(wsWGMMAMC2TS, "ws_wgmma_rn_mc2_ts"), wsRel, "gr::ws_release_now")
+	wsWGMMARNMC2NTS = wsWith(renamed(wsWGMMAMC2NTS, "ws_wgmma_rn_mc2n_ts"), wsRel, "gr::ws_release_now")
+	wsWGMMARNSKTS   = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_rn_sk_ts"), wsRel, "gr::ws_release_now")
 )
 
 // wsWGMMALPTS and wsWGMMASwapLPTS: the e4m3 TMA-store tiles with REL =
@@ -159,8 +158,8 @@ var (
 // (docs/perf/2026-12-06-h200-f, call 1): the wait before a promotion is
 // not what holds the e4m3 kernels back.
 var (
-	wsWGMMALPTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_lp_ts"), 2, "gr::ws_promote_lagged")
-	wsWGMMASwapLPTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts"), 2, "gr::ws_promote_lagged")
+	wsWGMMALPTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_lp_ts"), wsRel, "gr::ws_promote_lagged")
+	wsWGMMASwapLPTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_lp_ts"), wsRel, "gr::ws_promote_lagged")
 )
 
 // wsWGMMAExTS and wsWGMMASwapExTS: ws_wgmma_ts and ws_wgmma_swap_ts with
@@ -173,8 +172,8 @@ var (
 // writes' round trip is in every TMA-store block's exit. Experimental, not
 // yet run; the same arithmetic as their twins (the same class).
 var (
-	wsWGMMAExTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_ex_ts"), 1, "gr::ws_epi_tma_early")
-	wsWGMMASwapExTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_ex_ts"), 1, "gr::ws_epi_tma_early")
+	wsWGMMAExTS     = wsWith(renamed(wsWGMMATS, "ws_wgmma_ex_ts"), wsEpi, "gr::ws_epi_tma_early")
+	wsWGMMASwapExTS = wsWith(renamed(wsWGMMASwapTS, "ws_wgmma_swap_ex_ts"), wsEpi, "gr::ws_epi_tma_early")
 )
 
 // wsWGMMASKTS: ws_wgmma_sk with the TMA-store epilogue — the stream-K
@@ -191,7 +190,7 @@ var wsWGMMASKTS = wsTMAStore(renamed(wsWGMMASK, "ws_wgmma_sk_ts"), true)
 // staging buffer in their shared memory; persistent sets KernelSpec.Persistent.
 func wsTMAStore(f family, persistent bool) family {
 	f.tmaStoreBox, f.persistent = tmaStoreBox, f.persistent || persistent
-	f.ws.policies[1] = "gr::ws_epi_tma"
+	f.ws.policies[wsEpi] = "gr::ws_epi_tma"
 	// a 64 x BN staging buffer per consumer: one for BM = 64, two above
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + min(t.bm, 128)*t.bn*2 }
 	return f
@@ -265,8 +264,8 @@ var (
 // by measured entries at M = 65…256 (docs/perf/2026-12-04-h200-c, calls 3
 // and 4).
 var (
-	wsWGMMAShTS     = wsTMAStore(wsWith(wsFamily("ws_wgmma_sh_ts", wsModel, nil), 0, "gr::ws_schedule_shift"), true)
-	wsWGMMASwapShTS = wsSwapTMAStore(wsWith(wsSwapFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil), 0, "gr::ws_schedule_shift"))
+	wsWGMMAShTS     = wsTMAStore(wsWith(wsFamily("ws_wgmma_sh_ts", wsModel, nil), wsSched, "gr::ws_schedule_shift"), true)
+	wsWGMMASwapShTS = wsSwapTMAStore(wsWith(wsSwapFamily("ws_wgmma_swap_sh_ts", wsSwapModel, nil), wsSched, "gr::ws_schedule_shift"))
 )
 
 // wsWGMMASKShTS: ws_wgmma_sk_ts under ws_stream_k_shift, the stream-K walk
@@ -274,13 +273,13 @@ var (
 // 257…2048, where the shapes between powers of two leave the last token
 // tile partly past M (M = 1449: 87 of 128 rows). Experimental, as the large
 // sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
-var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), 0, "gr::ws_stream_k_shift")
+var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), wsSched, "gr::ws_stream_k_shift")
 
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
 	f.tmaStoreBox = swapTMAStoreBox
-	f.ws.policies[1] = "gr::ws_epi_tma"
+	f.ws.policies[wsEpi] = "gr::ws_epi_tma"
 	f.smemBytes = func(t tile, elem int) int { return wsSmemBytes(t, elem) + t.bm*t.bn*2 }
 	return f
 }
@@ -321,7 +320,7 @@ var (
 var wsWGMMAIL = func() family {
 	f := wsFamily("ws_wgmma_il", wsModel, nil)
 	f.interleavedSplitK = true
-	f.ws.policies[0] = "gr::ws_schedule_il"
+	f.ws.policies[wsSched] = "gr::ws_schedule_il"
 	return f
 }()
 
@@ -356,7 +355,7 @@ var repackKernel = struct {
 // wsStreamK makes f a stream-K family: persistent, no split-K factor.
 func wsStreamK(f family) family {
 	f.persistent, f.streamK, f.maxSplitK = true, true, 1
-	f.ws.policies[0] = "gr::ws_stream_k"
+	f.ws.policies[wsSched] = "gr::ws_stream_k"
 	return f
 }
 
@@ -369,9 +368,10 @@ var (
 )
 
 // wsFamily is a family over ws_wgmma.cuh: TMA boxes of BM and BN rows,
-// split-K through the workspace, 64-bit offsets, one block per SM.
+// split-K through the workspace, 64-bit offsets, one block per SM; with
+// block scales among its scalings, SCALES = ws_scales_block128.
 func wsFamily(name string, m model, scalings []kernels.Scaling) family {
-	return family{
+	f := family{
 		name: name, header: "ws_wgmma.cuh", template: "gr::ws_wgmma",
 		depth: smemStages, sm90a: true, minBlocks: 1,
 		smemBytes: wsSmemBytes, loadBytes: tiledLoadBytes,
@@ -381,28 +381,46 @@ func wsFamily(name string, m model, scalings []kernels.Scaling) family {
 		scalings: scalings,
 		ws:       wsSpec{policies: wsDefaultPolicies},
 	}
-}
-
-// wsSwapFamily is a family over ws_wgmma.cuh with SWAP: the weights on
-// wgmma's 64-row side, the BM tokens on its N.
-func wsSwapFamily(name string, m model, scalings []kernels.Scaling) family {
-	f := wsFamily(name, m, scalings)
-	f.ws.swap = true
+	if slices.Contains(scalings, kernels.ScalingBlock) {
+		f = wsWith(f, wsScales, "gr::ws_scales_block128")
+	}
 	return f
 }
 
-// wsSpec is what a family over ws_wgmma.cuh fixes of the template: its
-// SCHED, EPI and REL policies, SWAP and PP; waveFitted marks the swap
-// tiles whose token side is one of waveFitted (a family of its own for the
-// model). The rest of the variant is in the descriptor's launch fields
-// (clusters, stream-K, repack, block scales): wsWGMMAArgs's methods read it
-// from there.
-type wsSpec struct {
-	policies             [3]string
-	swap, pp, waveFitted bool
+// wsSwapFamily is a family over ws_wgmma.cuh with ROLE = ws_swap_ab: the
+// weights on wgmma's 64-row side, the BM tokens on its N.
+func wsSwapFamily(name string, m model, scalings []kernels.Scaling) family {
+	return wsWith(wsFamily(name, m, scalings), wsRole, "gr::ws_swap_ab")
 }
 
-// wsWith is f with policy i (0 SCHED, 1 EPI, 2 REL) set to p.
+// wsSpec is what a family over ws_wgmma.cuh fixes of the template: its
+// policies, ROLE, CONS, SCALES, SCHED, EPI and REL in the template's order
+// (wsRole…wsRel); waveFitted marks the swap tiles whose token side is one
+// of waveFitted (a family of its own for the model). The rest of the
+// variant is in the descriptor's launch fields (clusters, stream-K,
+// repack): wsWGMMAArgs's methods read it from there.
+type wsSpec struct {
+	policies   [wsPolicies]string
+	waveFitted bool
+}
+
+// The policies' places in wsSpec.policies and in ws_wgmma's template
+// arguments (after MC): which operand is on wgmma's 64-row side
+// (ws_roles.cuh), how consumers share tiles (ws_roles.cuh), where e4m3's
+// scales apply (ws_accumulate.cuh), the tile scheduler (ws_schedule.cuh,
+// ws_streamk.cuh), the epilogue (ws_epilogue_tma.cuh), when a stage goes
+// back (ws_ring.cuh, ws_accumulate.cuh).
+const (
+	wsRole = iota
+	wsCons
+	wsScales
+	wsSched
+	wsEpi
+	wsRel
+	wsPolicies
+)
+
+// wsWith is f with policy i (wsRole…wsRel) set to p.
 func wsWith(f family, i int, p string) family {
 	f.ws.policies[i] = p
 	return f
@@ -412,9 +430,9 @@ func wsWith(f family, i int, p string) family {
 // 1024 bytes to align them.
 func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 1024 }
 
-// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, SWAP, NACC, KB, PP, B128,
-// MC, SCHED, EPI, REL> for family f, which fixes the variant (SWAP, PP,
-// B128, MC and the policies: wsSpec and the descriptor's launch fields).
+// wsWGMMAArgs: ws_wgmma<T, TOut, BM, BN, STAGES, NACC, KB, MC, ROLE, CONS,
+// SCALES, SCHED, EPI, REL> for family f, which fixes the variant (MC and
+// the policies: wsSpec and the descriptor's launch fields).
 // The generator fixes NACC by the wgmma N (independent accumulator chains
 // where they fit: 4 up to n96, 2 at n128, else 1; one for the wave-fitted
 // widths); KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
@@ -437,22 +455,22 @@ func (a wsWGMMAArgs) family() *family { return a.f }
 // retire (rn), e4m3 promotion of k-tile kt − 1 while kt's wgmma run (lp),
 // consumers that exit once their last TMA stores have read the staging
 // buffer rather than completed (ex).
-func (a wsWGMMAArgs) swap() bool { return a.f.ws.swap }
-func (a wsWGMMAArgs) pp() bool   { return a.f.ws.pp }
+func (a wsWGMMAArgs) swap() bool { return a.f.ws.policies[wsRole] == "gr::ws_swap_ab" }
+func (a wsWGMMAArgs) pp() bool   { return a.f.ws.policies[wsCons] == "gr::ws_pingpong" }
 func (a wsWGMMAArgs) wf() bool   { return a.f.ws.waveFitted }
-func (a wsWGMMAArgs) b128() bool { return slices.Contains(a.f.scalings, kernels.ScalingBlock) }
+func (a wsWGMMAArgs) b128() bool { return a.f.ws.policies[wsScales] == "gr::ws_scales_block128" }
 func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN }
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
 func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
 func (a wsWGMMAArgs) ts() bool   { return a.f.tmaStoreBox != nil }
-func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[1] == "gr::ws_epi_tma_early" }
+func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[wsEpi] == "gr::ws_epi_tma_early" }
 func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
 func (a wsWGMMAArgs) sh() bool {
-	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[0])
+	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[wsSched])
 }
-func (a wsWGMMAArgs) rn() bool { return a.f.ws.policies[2] == "gr::ws_release_now" }
-func (a wsWGMMAArgs) lp() bool { return a.f.ws.policies[2] == "gr::ws_promote_lagged" }
+func (a wsWGMMAArgs) rn() bool { return a.f.ws.policies[wsRel] == "gr::ws_release_now" }
+func (a wsWGMMAArgs) lp() bool { return a.f.ws.policies[wsRel] == "gr::ws_promote_lagged" }
 
 // wgmmaN are the N that wgmma_sm90.cuh writes operand lists for: powers of
 // two, 96, the wave-fitted token widths 104…208 and 160 (BM = 256's
@@ -495,19 +513,20 @@ func (a wsWGMMAArgs) nacc() int {
 }
 func (a wsWGMMAArgs) values() []any { return a.templateArgs(false) }
 
-// wsDefaultPolicies are ws_wgmma's defaults for SCHED, EPI and REL.
-var wsDefaultPolicies = [3]string{"gr::ws_schedule", "gr::ws_epi_reg", "gr::ws_release_late"}
+// wsDefaultPolicies are ws_wgmma's default policies (wsRole…wsRel).
+var wsDefaultPolicies = [wsPolicies]string{"gr::ws_ab", "gr::ws_cooperative", "gr::ws_scales_after", "gr::ws_schedule", "gr::ws_epi_reg", "gr::ws_release_late"}
 
-// templateArgs is ws_wgmma's template arguments after T and TOut, the
-// policies (SCHED, EPI, REL) from the family's descriptor: with named,
-// every policy even where it is the default (the kernel bench's list);
-// without, the defaults at the end left out.
+// templateArgs is ws_wgmma's template arguments after T and TOut: the
+// tile's numbers (BM, BN, STAGES, NACC, KB, MC), then the policies from the
+// family's descriptor: with named, every policy even where it is the
+// default (the kernel bench's list); without, the defaults at the end left
+// out.
 func (a wsWGMMAArgs) templateArgs(named bool) []any {
 	mc := 1
 	if a.mc2() || a.mc2n() {
 		mc = 2
 	}
-	v := []any{a.bm, a.bn, a.stages, a.swap(), a.nacc(), a.kb, a.pp(), a.b128(), mc}
+	v := []any{a.bm, a.bn, a.stages, a.nacc(), a.kb, mc}
 	p := a.f.ws.policies // the variant's, from its descriptor
 	n := len(p)
 	for !named && n > 0 && p[n-1] == wsDefaultPolicies[n-1] {
