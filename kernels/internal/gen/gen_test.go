@@ -137,32 +137,32 @@ func TestArgsChecks(t *testing.T) {
 		decodeFMAArgs{bm: 1, bn: 2, vec: 4, warps: 8, u: 2},
 		decodeMMAArgs{bm: 12, bn: 16, warps: 8, u: 2, lv: 1},
 		decodeMMAArgs{bm: 8, bn: 24, warps: 8, u: 2, lv: 1},
-		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},                                 // warp tile rows 24
-		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},                                 // BK not a power of two
-		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},                                 // one stage
-		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true},                                // 64-row steps over a 16-row tile
-		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                                                   // half a warpgroup
-		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                                                   // not n128 wgmma
-		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                                                   // too shallow
-		wsWGMMAArgs{f: &wsWGMMA, bm: 320, bn: 128, stages: 2, kb: 1},                                                 // five consumers
-		wsWGMMAArgs{f: &wsWGMMASK, bm: 256, bn: 128, stages: 4, kb: 1},                                               // stream-K's fixup of 128 rows
-		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 256, stages: 4, kb: 1},                                              // 256 weight rows
-		wsWGMMAArgs{f: &wsWGMMA, bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                                      // e4m3 at BM = 256
-		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 80, stages: 4, kb: 1},                                                  // no n80 wgmma here
-		wsWGMMAArgs{f: &wsWGMMASwap, bm: 24, bn: 128, stages: 4, kb: 1},                                              // n24 and a partial atom
-		wsWGMMAArgs{f: &wsWGMMASwapTS, bm: 64, bn: 256, stages: 4, kb: 1},                                            // 256 weight rows, TMA-stored
-		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 1, kb: 1},                                               // one stage
-		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 4, kb: 0},                                               // no box per stage
-		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                                               // 8-byte e4m3 loads
-		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 128, stages: 4, kb: 1},                                             // block scales on 16-bit inputs
-		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                  // two B blocks per consumer
-		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                      // no registers to promote
-		wsWGMMAArgs{f: &wsWGMMAPP, bm: 128, bn: 128, stages: 6, kb: 1, fp8: true},                                    // ping-pong cannot promote
-		wsWGMMAArgs{f: &wsWGMMASwapB128, bm: 16, bn: 128, stages: 4, kb: 2, fp8: true},                               // two k-blocks per k-tile
+		tiledMMAArgs{bm: 24, bn: 64, bk: 32, wm: 1, wn: 4, stages: 3, aligned: true},                                     // warp tile rows 24
+		tiledMMAArgs{bm: 64, bn: 64, bk: 48, wm: 2, wn: 2, stages: 3, aligned: true},                                     // BK not a power of two
+		tiledMMAArgs{bm: 64, bn: 64, bk: 32, wm: 2, wn: 2, stages: 1, aligned: true},                                     // one stage
+		tiledMMAArgs{bm: 16, bn: 256, bk: 32, wm: 1, wn: 8, stages: 3, aligned: true},                                    // 64-row steps over a 16-row tile
+		tiledWGMMAArgs{bm: 32, bn: 128, stages: 4},                                                                       // half a warpgroup
+		tiledWGMMAArgs{bm: 64, bn: 192, stages: 4},                                                                       // not n128 wgmma
+		tiledWGMMAArgs{bm: 64, bn: 128, stages: 2},                                                                       // too shallow
+		wsWGMMAArgs{f: &wsWGMMA, bm: 320, bn: 128, stages: 2, kb: 1},                                                     // five consumers
+		wsWGMMAArgs{f: &wsWGMMASK, bm: 256, bn: 128, stages: 4, kb: 1},                                                   // stream-K's fixup of 128 rows
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 256, stages: 4, kb: 1},                                                  // 256 weight rows
+		wsWGMMAArgs{f: &wsWGMMA, bm: 256, bn: 128, stages: 4, kb: 1, fp8: true},                                          // e4m3 at BM = 256
+		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 80, stages: 4, kb: 1},                                                      // no n80 wgmma here
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 24, bn: 128, stages: 4, kb: 1},                                                  // n24 and a partial atom
+		wsWGMMAArgs{f: &wsWGMMASwapTS, bm: 64, bn: 256, stages: 4, kb: 1},                                                // 256 weight rows, TMA-stored
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 1, kb: 1},                                                   // one stage
+		wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 64, stages: 4, kb: 0},                                                   // no box per stage
+		decodeFMAArgs{bm: 1, bn: 4, vec: 8, warps: 8, u: 2, fp8: true},                                                   // 8-byte e4m3 loads
+		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 128, stages: 4, kb: 1},                                                 // block scales on 16-bit inputs
+		wsWGMMAArgs{f: &wsWGMMAB128, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                      // two B blocks per consumer
+		wsWGMMAArgs{f: &wsWGMMA, bm: 128, bn: 256, stages: 4, kb: 1, fp8: true},                                          // no registers to promote
+		wsWGMMAArgs{f: &wsWGMMAPP, bm: 128, bn: 128, stages: 6, kb: 1, fp8: true},                                        // ping-pong cannot promote
+		wsWGMMAArgs{f: &wsWGMMASwapB128, bm: 16, bn: 128, stages: 4, kb: 2, fp8: true},                                   // two k-blocks per k-tile
 		wsWGMMAArgs{f: testFamily(wsWith(wsWGMMAPPTS, wsRel, "gr::ws_release_now")), bm: 128, bn: 128, stages: 4, kb: 1}, // release-now in ping-pong
-		wsWGMMAArgs{f: testFamily(wsTMAStore(wsWGMMARP, true)), bm: 128, bn: 128, stages: 4, kb: 1},                  // TMA store of a repack kernel (not yet)
-		wsWGMMAArgs{f: &wsWGMMATS, bm: 128, bn: 16, stages: 4, kb: 1},                                                // BN not whole 32-column boxes
-		wsWGMMAArgs{f: &wsWGMMASwapWFTS, bm: 128, bn: 128, stages: 4, kb: 1},                                         // a wave-fitted family's tile of 128 tokens
+		wsWGMMAArgs{f: testFamily(wsTMAStore(wsWGMMARP, true)), bm: 128, bn: 128, stages: 4, kb: 1},                      // TMA store of a repack kernel (not yet)
+		wsWGMMAArgs{f: &wsWGMMATS, bm: 128, bn: 16, stages: 4, kb: 1},                                                    // BN not whole 32-column boxes
+		wsWGMMAArgs{f: &wsWGMMASwapWFTS, bm: 128, bn: 128, stages: 4, kb: 1},                                             // a wave-fitted family's tile of 128 tokens
 	} {
 		assert.Error(t, a.check(), "%s %+v", a.family().name, a)
 	}
