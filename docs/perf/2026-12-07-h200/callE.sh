@@ -32,21 +32,7 @@ for r in 1 2; do
     timeout 90 $k timeall 256,512,1024 "$R" 769x5120,14336x4096 > /tmp/w-$b$r.log 2>&1; t "wide $b$r" $?
   done
 done
-python3 - /tmp/[ow]-*.log > $OUT/tail.txt <<'PY'
-import re, sys, collections, statistics
-d = collections.defaultdict(list)
-for f in sys.argv[1:]:
-    b = 'old' if '-old' in f else 'new'
-    for l in open(f):
-        m = re.match(r'\s+(\S+)\s+M=(\d+)\s+N=(\d+)\s+K=(\d+)\s+([\d.]+) us', l)
-        if m and (m[1] == 'cublas' or m[1].endswith('/sk1')):
-            d[(int(m[3]), int(m[4]), int(m[2]), m[1].replace('_bf16_bf16_f32_tn', '').split('/')[0][:40])].append((b, float(m[5])))
-print('%-5s %-5s %-5s %-40s %9s %9s %7s' % ('N', 'K', 'M', 'kernel', 'old µs', 'new µs', 'new/old'))
-for (n, k, mm, name), v in sorted(d.items()):
-    o = [x for b, x in v if b == 'old']; w = [x for b, x in v if b == 'new']
-    if o and w:
-        print('%-5d %-5d %-5d %-40s %9.2f %9.2f %7.3f' % (n, k, mm, name, statistics.median(o), statistics.median(w), statistics.median(w) / statistics.median(o)))
-PY
+python3 docs/perf/2026-12-07-h200/ab.py old new -new /tmp/[ow]-*.log > $OUT/tail.txt
 cat $OUT/tail.txt
 cp /tmp/check16.log /tmp/check8.log /tmp/gputest.log $OUT/ 2>/dev/null
 echo "total $(( $(date +%s) - s )) s"

@@ -28,20 +28,6 @@ for r in 1 2; do
     timeout 60 .gpu/$b timeall 1024 "$K" 14336x4096 > /tmp/q-$b-$r.log 2>&1; t "time1024 $b $r" $?
   done
 done
-python3 - /tmp/[pq]-*.log > $OUT/prologue.txt <<'PY'
-import re, sys, collections, statistics
-d = collections.defaultdict(list)
-for f in sys.argv[1:]:
-    b = 'pro' if 'kbench-pro' in f else 'base'
-    for l in open(f):
-        m = re.match(r'\s+(\S+)\s+M=(\d+)\s+N=(\d+)\s+K=(\d+)\s+([\d.]+) us', l)
-        if m and (m[1] == 'cublas' or m[1].endswith('/sk1')):
-            d[(int(m[3]), int(m[4]), int(m[2]), m[1].replace('_bf16_bf16_f32_tn', '').split('/')[0][:40])].append((b, float(m[5])))
-print('%-5s %-5s %-5s %-40s %9s %9s %7s' % ('N', 'K', 'M', 'kernel', 'base µs', 'pro µs', 'pro/base'))
-for (n, k, mm, name), v in sorted(d.items()):
-    o = [x for b, x in v if b == 'base']; w = [x for b, x in v if b == 'pro']
-    if o and w:
-        print('%-5d %-5d %-5d %-40s %9.2f %9.2f %7.3f' % (n, k, mm, name, statistics.median(o), statistics.median(w), statistics.median(w) / statistics.median(o)))
-PY
+python3 docs/perf/2026-12-07-h200/ab.py base pro kbench-pro /tmp/[pq]-*.log > $OUT/prologue.txt
 cat $OUT/prologue.txt; grep -E '^==|^trace| 2 producer| 3 first| 6 exit' $OUT/trace.log
 echo "total $(( $(date +%s) - s )) s"
