@@ -67,12 +67,12 @@ struct Inst {
   int nacc, kb, mc;
   bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift)
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
-  bool ts;   // D staged in shared memory and stored by TMA (gr::ws_epi_tma…): tma_d
+  bool ts;   // D staged in shared memory and stored by TMA (EPI::tma_store): tma_d
   int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM) \
   {#NAME, NAME, BM, BN, ST, ROLE::swap, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
-   std::string(#SCHED) == "gr::ws_schedule_n", std::string(#EPI).rfind("gr::ws_epi_tma", 0) == 0, THREADS, SMEM},
+   std::string(#SCHED) == "gr::ws_schedule_n", EPI::tma_store, THREADS, SMEM},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
 // ---- data --------------------------------------------------------------------

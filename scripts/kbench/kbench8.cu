@@ -97,13 +97,13 @@ struct Inst {
   bool swap, b128;
   bool pp;  // ping-pong consumers: launched persistent only
   bool sk;  // stream-K scheduler: its own grid, no split-K factor
-  bool ts;  // D staged in shared memory and stored by TMA (gr::ws_epi_tma…): tma_d
+  bool ts;  // D staged in shared memory and stored by TMA (EPI::tma_store): tma_d
   bool takes(int scaling) const { return b128 ? scaling == GR_SCALE_BLOCK : scaling != GR_SCALE_BLOCK; }
   bool aligned() const { return !(kind == DFMA && tile_k == 32); }  // element loads take anything
 };
 #define WS_I(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM)\
   {#NAME, NAME, WS, BM, BN, 128 * KB, THREADS, SMEM,                                                                       \
-   ROLE::swap, SCALES::block, CONS::pingpong, std::string(#SCHED) == "gr::ws_stream_k", std::string(#EPI).rfind("gr::ws_epi_tma", 0) == 0},
+   ROLE::swap, SCALES::block, CONS::pingpong, std::string(#SCHED) == "gr::ws_stream_k", EPI::tma_store},
 #define DMMA_I(NAME, NT8, RG, W, U, LV) {#NAME, NAME, DMMA, 8 * NT8, 16 * RG, 64 * LV, W * 32, 0, false, false, false, false},
 #define DFMA_I(NAME, BM, BN, VEC, W, U) {#NAME, NAME, DFMA, BM, BN, 32 * VEC, W * 32, 0, false, false, false, false},
 static Inst insts[] = {GR_WS_E4M3_BF16(WS_I) GR_DMMA(DMMA_I) GR_DMMAS(DMMA_I) GR_DFMA(DFMA_I)};
