@@ -7,14 +7,15 @@
 # Prediction (before any run): routes whose tile leaves a column tail on N (128x192 on 4096/28672/3584/4544 rows,
 # 64x96 on 4096 rows, every register tile at N = 769) 5–40 % faster; no point slower by more than 3 % beyond the
 # noise (the call-2 kbench A/B had untouched tiles at 0.997–1.019).
-# usage: bash callA.sh GROUP...   GROUP: bf16 | odd | e4m3    (carry .gpu-bin with r.txz and oldk.txz)
+# usage: [BASE_NEW=T BASE_OLD=T] bash callA.sh GROUP...   GROUP: bf16 | odd | e4m3    (carry .gpu-bin with r.txz and
+# oldk.txz; BASE_*: the tables an earlier call wrote, to go on from)
 set -uo pipefail
 L=${LIMIT:-585}; s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
 python3 -c "import tarfile; [tarfile.open(f).extractall() for f in ('.gpu-bin/r.txz', '.gpu-bin/oldk.txz')]"
 cp kernels/images/sm80.fatbin .old/kernels/images/
 drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt
-declare -A B=([new]=buckets.yaml [old]=buckets.yaml) D=([new]=$PWD/kernels [old]=$PWD/.old/kernels)
+declare -A B=([new]=${BASE_NEW:-buckets.yaml} [old]=${BASE_OLD:-buckets.yaml}) D=([new]=$PWD/kernels [old]=$PWD/.old/kernels)
 r() {  # r BUILD GROUP ARGS…: one re-measuring run on BUILD's last table
   local b=$1 g=$2; shift 2; local left=$(( L - 15 - ($(date +%s) - s) )); [ $left -lt 40 ] && { echo "no time for $g $b"; return; }
   GEMMROUTE_KERNEL_DIR=${D[$b]} timeout $left .gpu/autotune tune "$@" -base-routes -vendor=false -reps 10 -event-calls 10 \
