@@ -42,7 +42,7 @@ func Example() {
 	// Output:
 	// level: exact (N,K) entry
 	// bucket: [9, 16]
-	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
+	// kernel: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16
 	// split-K: 1
 }
 
@@ -61,11 +61,11 @@ func ExamplePlan_Explain() {
 	// problem: M=16 N=6144 K=4096
 	// level: exact (N,K) entry
 	// bucket: [9, 16]
-	// source: measured on NVIDIA H200 (2026-12-04)
-	// kernel: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16
+	// source: measured on NVIDIA H100 80GB HBM3 (2026-12-07)
+	// kernel: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16
 	// split-K: 1 (K per split 4096), workspace 0 B
-	// launch 1 of 1: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 grid [96 1 1] block [256 1 1] smem 164864 B
-	// runner-up: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16 split-K 1
+	// launch 1 of 1: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16 grid [384 1 1] block [128 1 1] smem 0 B
+	// runner-up: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 split-K 1
 	// rejected 393 of 448 kernels:
 	//   27 kernels: built for another arch, e.g. gemmroute_sm80_decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16: sm80.fatbin reaches sm_90 only through PTX JIT, and a native image covers it
 	//   270 kernels: for another dtype pair

@@ -259,8 +259,9 @@ func bf16Table(rows []BenchRow, c measured) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "One NVIDIA H200 (driver 580.159.04), bf16, per-call time by CUDA-graph\n"+
 		"replay over rotating weights (≥ 3× L2), median of 20 replays; cuBLAS\n"+
-		"through torch timed in the same run by the same method; the committed\n"+
-		"table. %% roofline = max(flops / %.0f TFLOP/s, bytes / %.2f TB/s) over\n"+
+		"through torch timed in the same run by the same method; the table of\n"+
+		"2026-12-04 (its sm_90 entries were re-measured on an H100 on 2026-12-07\n"+
+		"with the N-tail epilogue fix; that table has not been benched here). %% roofline = max(flops / %.0f TFLOP/s, bytes / %.2f TB/s) over\n"+
 		"our time, the ceilings measured in the run. Full data:\n"+
 		"[`%s`](%s/README.md).\n\n",
 		c.peakTF, c.readTBs, path.Dir(path.Dir(readmeBF16Bench)), path.Dir(path.Dir(readmeBF16Bench)))
@@ -451,7 +452,7 @@ func oddRoute(rows []BenchRow) string {
 func fp8Table(rows []BenchRow, c measured) string {
 	var b strings.Builder
 	dir := path.Dir(path.Dir(readmeFP8Bench))
-	fmt.Fprintf(&b, "One NVIDIA H200, the committed table's e4m3 entries (every one measured on\n"+
+	fmt.Fprintf(&b, "One NVIDIA H200, the e4m3 entries of the table of 2026-12-04 (every one measured on\n"+
 		"Llama-3-8B's four weights) beside `torch._scaled_mm` with the same scales\n"+
 		"and fast accumulation off, in the same run, both by CUDA-graph replay.\n"+
 		"Ceilings measured there: read %.2f TB/s, e4m3 dense %.0f TFLOP/s (fast\n"+

@@ -33,7 +33,7 @@ func TestRun(t *testing.T) {
 	// A100's are not said to be the H200's measurements.
 	h200, a100, ok := strings.Cut(text, "NVIDIA A100")
 	require.True(t, ok)
-	assert.Equal(t, 56, measuredRows(t, h200, "exact entries: measured on NVIDIA H200 ("), "every H200 row, whatever the date its entry was measured on:\n%s", h200)
+	assert.Equal(t, 56, measuredRows(t, h200, "exact entries: measured on NVIDIA H"), "every sm_90 row measured (on an H100 or H200, any date):\n%s", h200)
 	assert.Contains(t, a100, "56 rows: exact entries: the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured\n")
 	assert.NotContains(t, a100, "H200")
 	assert.NotContains(t, text, "table: measured")

@@ -5,7 +5,8 @@
 // epilogue); and the e4m3 tensor and row scales applied before it.
 #pragma once
 #include <type_traits>
-#include "epilogue.cuh"
+#include "convert.cuh"
+#include "gemm_params.h"
 #include "scales.cuh"
 
 namespace gr {
@@ -22,19 +23,13 @@ template <> struct pair_of<__half> {
   static __device__ __forceinline__ type from(float a, float b) { return __floats2half2_rn(a, b); }
 };
 
-// ws_store finishes D[m, n] when it lies inside M x N (epilogue.cuh's
-// finish: the epilogue, or with split_k > 1 the fp32 partial of split z). Out of line:
-// it serves the tails, not the common path.
-template <typename TOut>
-__device__ __noinline__ void ws_store(const gr_gemm_params &p, int z, int64_t m, int64_t n, float v) {
-  if (m >= p.m || n >= p.n) return;
-  finish<TOut>(p, z, m, n, v);
-}
-
 // The register epilogues below run once per tile on one or two warps per
 // scheduler, so they are written for few instructions per element: row
 // pointers hoisted, column offsets compile-time, uniform branches for beta,
-// bias and split-K, the general path (ws_store) only at the M/N tails.
+// bias and split-K, per-element predicates only at the M/N tails. (The tails
+// once called an out-of-line store per element, which reloaded p through a
+// generic pointer each time: 10 µs more for the last 64x96 tile of an
+// N = 4096 row on an H100, docs/perf/2026-12-07-h200, call 1.)
 // d is a warpgroup's 64 x COLS accumulator (wgmma layout); r0 is this
 // thread's first accumulator row (global), q0 its first column (global).
 
@@ -60,21 +55,35 @@ __device__ __forceinline__ void ws_epilogue_mn(const gr_gemm_params &p, int z, c
         if (vec && (all_n || q0 + 8 * i + 1 < p.n)) {
           *reinterpret_cast<float2 *>(w + 8 * i) = make_float2(v0, v1);
         } else {
-          ws_store<TOut>(p, z, m, q0 + 8 * i, v0);
-          ws_store<TOut>(p, z, m, q0 + 8 * i + 1, v1);
+          if (q0 + 8 * i < p.n) w[8 * i] = v0;
+          if (q0 + 8 * i + 1 < p.n) w[8 * i + 1] = v1;
         }
       }
     }
     return;
   }
   const bool vec = (p.ldc & 1) == 0 && (((uintptr_t)p.d | (uintptr_t)p.c | (uintptr_t)p.bias) & 3) == 0;
-  if (!vec || !all_n) {  // tails and unaligned outputs: element by element
+  if (!vec || !all_n) {  // N tails and unaligned outputs: element by element, epilogue.cuh's store_out in order
+    const float alpha = p.alpha, beta = p.beta;
+    const TOut *bias = reinterpret_cast<const TOut *>(p.bias);
 #pragma unroll
-    for (int h = 0; h < 2; ++h)
+    for (int h = 0; h < 2; ++h) {
+      const int64_t m = r0 + 8 * h;
+      if (m >= p.m) continue;
+      TOut *dr = reinterpret_cast<TOut *>(p.d) + m * p.ldc;
+      const TOut *cr = reinterpret_cast<const TOut *>(p.c) + m * p.ldc;
 #pragma unroll
       for (int i = 0; i < COLS / 8; ++i)
 #pragma unroll
-        for (int b = 0; b < 2; ++b) ws_store<TOut>(p, z, r0 + 8 * h, q0 + 8 * i + b, d[4 * i + 2 * h + b]);
+        for (int b = 0; b < 2; ++b) {
+          const int64_t n = q0 + 8 * i + b;
+          if (n >= p.n) continue;
+          float v = alpha * d[4 * i + 2 * h + b];
+          if (beta != 0.f) v += beta * to_f32(cr[n]);
+          if (bias) v += to_f32(bias[n]);
+          dr[n] = from_f32<TOut>(v);
+        }
+    }
     return;
   }
   // rows: PLAIN (beta == 0, no bias) is alpha·acc alone
