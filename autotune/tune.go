@@ -103,7 +103,11 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				return std.fail(err)
 			}
 			elapsed := time.Since(start)
-			t, _, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver), tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
+			method := tuning.Method
+			if f.baseRoutes {
+				method = tuning.MethodBaseRoutes
+			}
+			t, _, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver, method), tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
 			if err == nil && f.invariant { // each tuned weight's reduction class, judged against t
 				err = tuning.Invariants(cfg, ms[0], t)
 			}

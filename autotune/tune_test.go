@@ -131,6 +131,7 @@ func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
 	require.NotNil(t, big)
 	assert.Equal(t, big.Digest, b.Digest)
 	assert.NotEmpty(t, b.TimesUS)
+	assert.Equal(t, tuning.MethodBaseRoutes, tab.Provenance.Method, "the table says its routes were not chosen by this run")
 }
 
 func TestTuneInterruptedLeavesOldTable(t *testing.T) {

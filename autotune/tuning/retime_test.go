@@ -64,7 +64,7 @@ func TestRetimeBaseRoutesAfterAKernelChange(t *testing.T) {
 	for _, c := range gpu.Gated {
 		assert.True(t, allowed[c], "%s is neither a route nor a runner-up of the base table", c)
 	}
-	retimed, _, err := tuning.Merge(base, tuning.Provenance(cat, res.Device, ""), tuning.Measured(res.Entries, res.Device), cat, true)
+	retimed, _, err := tuning.Merge(base, tuning.Provenance(cat, res.Device, "", tuning.MethodBaseRoutes), tuning.Measured(res.Entries, res.Device), cat, true)
 	require.NoError(t, err)
 	after := retimed.MatchKernels(cat)
 	assert.Zero(t, after.Changed, "every bucket measured again with the kernel set as it is now")
@@ -111,7 +111,7 @@ func qkvBase(t *testing.T) (*tuning.Config, *dispatch.Table) {
 	cfg.MaxM = 64
 	plain, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, nil)
 	require.NoError(t, err)
-	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, ""), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
+	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, "", tuning.Method), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
 	require.NoError(t, err)
 	return cfg, base
 }

@@ -16,11 +16,19 @@ const Method = "autotune tune: constraint survivors × split-K gated against a f
 	"screened, then timed by CUDA-graph replay over rotating weights (≥ 3× L2), median of the replays; near-ties and noisy timings timed again; " +
 	"choice = least worst-case slowdown over the bucket's edges. Entries without times_us are heuristic, not measured."
 
-// Provenance describes a table measured on dev with the kernel set of cat;
-// driver is the driver version ("" when unknown).
-func Provenance(cat *kernels.Catalog, dev dispatch.DeviceInfo, driver string) dispatch.Provenance {
+// MethodBaseRoutes is the method line of a table that tune -base-routes
+// -vendor=false measured again: its routes were chosen by earlier full tunes.
+const MethodBaseRoutes = "autotune tune -base-routes: each bucket's route and recorded runner-up of the -base table (chosen by a full tune) " +
+	"gated against a float64 reference at the bucket's edges and hi−1, timed by CUDA-graph replay over rotating weights (≥ 3× L2), " +
+	"median of the replays; choice = the one of the two with the least worst-case slowdown over the bucket's edges. " +
+	"Entries without times_us are heuristic, not measured."
+
+// Provenance describes a table measured on dev with the kernel set of cat
+// by method (Method or MethodBaseRoutes); driver is the driver version (""
+// when unknown).
+func Provenance(cat *kernels.Catalog, dev dispatch.DeviceInfo, driver, method string) dispatch.Provenance {
 	return dispatch.Provenance{Source: "measured", Device: dev.Name, SMs: dev.SMs, Arch: dev.Arch.String(), Driver: driver,
-		Date: time.Now().UTC().Format("2006-01-02"), Method: Method}
+		Date: time.Now().UTC().Format("2006-01-02"), Method: method}
 }
 
 // Merge merges entries into base under prov and checks that the result, as

@@ -203,7 +203,7 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 	for _, c := range res.Choices {
 		assert.Equal(t, cfg.Catalog.Kernel(c.Bucket.Kernel).Digest, c.Bucket.Digest, "%s %s: a bucket records its kernel's digest", c.Key, c.Bucket.String())
 	}
-	tab, kept, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1"), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+	tab, kept, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, dispatch.H200, "580.1", tuning.Method), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
 	assert.Empty(t, kept)
 	require.NoError(t, err)
 	assert.Equal(t, "measured", tab.Provenance.Source)
@@ -404,7 +404,7 @@ func TestTuneE4M3(t *testing.T) {
 		for _, g := range gpu.Gated {
 			assert.Equal(t, c.kernel, g.Kernel, "%s: only the e4m3 kernels that take its scaling are gated", c.types)
 		}
-		_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, ""), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
+		_, _, err = tuning.Merge(&dispatch.Table{}, tuning.Provenance(cfg.Catalog, dispatch.H200, "", tuning.Method), tuning.Measured(res.Entries, dispatch.H200), cfg.Catalog, false)
 		require.NoError(t, err, "%s: the entries load", c.types)
 	}
 }

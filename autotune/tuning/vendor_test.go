@@ -135,7 +135,7 @@ func TestTuneRecordsVendorBucket(t *testing.T) {
 	assert.Nil(t, exact.Bucket(1).Vendor, "our kernel is faster at M = 1")
 	assert.NotEmpty(t, exact.Bucket(1).Kernel)
 
-	prov := tuning.Provenance(cfg.Catalog, res.Device, "")
+	prov := tuning.Provenance(cfg.Catalog, res.Device, "", tuning.Method)
 	tab, _, err := tuning.Merge(nil, prov, tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
 	require.NoError(t, err, "the table with a vendor bucket loads")
 	data, err := tab.Marshal()
@@ -185,7 +185,7 @@ func TestTuneRecordsE4M3VendorBucket(t *testing.T) {
 	assert.Equal(t, fast.Vendor, *exact.Bucket(64).Vendor)
 	assert.Nil(t, exact.Bucket(1).Vendor, "our kernel is faster at M = 1")
 
-	prov := tuning.Provenance(cfg.Catalog, res.Device, "")
+	prov := tuning.Provenance(cfg.Catalog, res.Device, "", tuning.Method)
 	tab, _, err := tuning.Merge(nil, prov, tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
 	require.NoError(t, err)
 	data, err := tab.Marshal()
