@@ -1,5 +1,5 @@
 # Twentieth session: the committed table's routes measured again with the inline N-tail epilogue
-# (docs/perf/2026-12-07-h200/epilogue-tail.patch: 160 ws_wgmma digests moved; 227 of 652 buckets name one as route or
+# (the N-tail fix of 0968bad, ws_epilogue.cuh: 160 ws_wgmma digests moved; 227 of 652 buckets name one as route or
 # runner-up, in every measured sm_90 entry) AND with the committed build, on the same machine in the same call,
 # group by group (autotune tune -base-routes -vendor=false). The tree's fatbins are the changed build; the committed
 # build travels as .gpu-bin/oldk.txz (its sm90.fatbin and manifest.json; sm80.fatbin is byte-identical).
