@@ -17,11 +17,11 @@ const Method = "autotune tune: constraint survivors × split-K gated against a f
 	"choice = least worst-case slowdown over the bucket's edges. Entries without times_us are heuristic, not measured."
 
 // MethodBaseRoutes is the method line of a table that tune -base-routes
-// -vendor=false measured again: its routes were chosen by earlier full tunes.
-const MethodBaseRoutes = "autotune tune -base-routes: each bucket's route and recorded runner-up of the -base table (chosen by a full tune) " +
-	"gated against a float64 reference at the bucket's edges and hi−1, timed by CUDA-graph replay over rotating weights (≥ 3× L2), " +
-	"median of the replays; choice = the one of the two with the least worst-case slowdown over the bucket's edges. " +
-	"Entries without times_us are heuristic, not measured."
+// measured again: its routes were chosen by earlier full tunes.
+const MethodBaseRoutes = "autotune tune -base-routes: each bucket's route and recorded runner-up of the -base table (chosen by a full tune; " +
+	"with -vendor, cuBLASLt's top heuristic algorithms too) gated against a float64 reference at the bucket's edges and hi−1, " +
+	"timed by CUDA-graph replay over rotating weights (≥ 3× L2), median of the replays; " +
+	"choice = least worst-case slowdown over the bucket's edges among them. Entries without times_us are heuristic, not measured."
 
 // Provenance describes a table measured on dev with the kernel set of cat
 // by method (Method or MethodBaseRoutes); driver is the driver version (""
