@@ -34,4 +34,6 @@ for g in "$@"; do
     GEMMROUTE_KERNEL_DIR=${D[new]} .gpu/autotune compare -threshold 3 $OUT/$g-old.yaml $OUT/$g-new.yaml > $OUT/compare-$g.txt 2>&1
   t "compare $g" $?; tail -4 $OUT/compare-$g.txt 2>/dev/null
 done
+# a call returns eight files at most: the tables, logs and reports travel as one tar
+(cd $OUT && tar czf callA.tgz $(ls *.yaml *.log tune-*.md 2>/dev/null) && rm -f *.yaml *.log tune-*.md)
 echo "total $(( $(date +%s) - s )) s"
