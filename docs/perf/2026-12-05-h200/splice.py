@@ -2,7 +2,7 @@
 
 usage: python3 splice.py TUNED.yaml buckets.yaml LO HI [KEEP ...]
 KEEP: entries (NxK, e.g. 4096x14336, or "default"; of every type) whose buckets stay the committed table's. The provenance stays the committed one's,
-with its date, driver and method; the entries carry their own dates.
+with its date, driver and method; the entries carry their own dates and devices (those of the spliced buckets).
 """
 import sys
 import yaml
@@ -39,6 +39,7 @@ for e in table['entries']:
     changed += sum(1 for b in inside if old.get(b['min_m']) != (b['kernel'], b['split_k']))
     e['buckets'] = sorted(outside + inside, key=lambda b: b['min_m'])
     e['date'] = t.get('date', e.get('date'))
+    e['device'] = t.get('device', e.get('device'))  # the card the spliced buckets were timed on, as with the date
 with open(table_path, 'w') as f:
     yaml.safe_dump(table, f, sort_keys=False, allow_unicode=True, width=1000)
 print(f'{changed} buckets changed in {lo}…{hi}')
