@@ -6,6 +6,7 @@ Per point (entry, M) where both tables recorded a time: new / old, split into th
 digest moved, kept one whose digest did not (the control: run-to-run spread), and changed kernel or split-K; the
 geomean, the spread, and every point more than 3 % slower.
 """
+import json
 import math
 import sys
 import yaml
@@ -23,7 +24,6 @@ def points(path, types):
 
 
 def digests(path):
-    import json
     return {k['name'].replace('gemmroute_sm90_', ''): k['digest'] for k in json.load(open(path))['kernels']}
 
 
