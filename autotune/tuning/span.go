@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 )
@@ -21,10 +22,36 @@ func Spans(maxM int) []Span {
 	return out
 }
 
-// SampleMs are the Ms a bucket's choice is made on: its two edges.
+// MiddleFrom is the first bucket edge from which a bucket's choice is also
+// made on its geometric middle: above M = 256 the tiles that fill the card at
+// one edge of an octave waste a wave at the other, and the middle is where a
+// kernel chosen on the edges loses most (docs/perf/2026-12-07-h200-c,
+// midchoice.py: on the H200's timings of 2026-12-06 at M = 513…1024, the
+// worst loss of a weight's own choice over the edges and the middle fell
+// from ×1.47 to ×1.28).
+const MiddleFrom = 257
+
+// middle is the bucket's geometric middle, 0 when it has no inner M.
+func (s Span) middle() int { return inner(s.Lo, s.Hi, 0.5) }
+
+// inner is the M at fraction f of the way from lo to hi on a log scale,
+// 0 when it is not strictly inside.
+func inner(lo, hi int, f float64) int {
+	m := int(math.Round(math.Exp((1-f)*math.Log(float64(lo)) + f*math.Log(float64(hi)))))
+	if m <= lo || m >= hi {
+		return 0
+	}
+	return m
+}
+
+// SampleMs are the Ms a bucket's choice is made on: its two edges, and from
+// MiddleFrom on its geometric middle too.
 func (s Span) SampleMs() []int {
 	if s.Lo == s.Hi {
 		return []int{s.Lo}
+	}
+	if mid := s.middle(); s.Lo >= MiddleFrom && mid > 0 {
+		return []int{s.Lo, mid, s.Hi}
 	}
 	return []int{s.Lo, s.Hi}
 }
@@ -38,21 +65,28 @@ func (s Span) GateMs() []int {
 	return s.SampleMs()
 }
 
-// ProbeM is a held-out M strictly inside the bucket (its geometric middle),
-// timed but not chosen on, so that the report's bucket loss is out of
-// sample; 0 when the bucket has no inner M.
+// ProbeM is a held-out M strictly inside the bucket, timed but not chosen
+// on, so that the report's bucket loss is out of sample: the geometric
+// middle, or where the choice is made on the middle (MiddleFrom), the
+// geometric middle of its upper half (M = 861 in [513, 1024]); 0 when the
+// bucket has no such M.
 func (s Span) ProbeM() int {
-	m := int(math.Round(math.Sqrt(float64(s.Lo) * float64(s.Hi))))
-	if m <= s.Lo || m >= s.Hi {
+	if s.Lo >= MiddleFrom && s.middle() > 0 {
+		if m := inner(s.Lo, s.Hi, 0.75); m != s.middle() {
+			return m
+		}
 		return 0
 	}
-	return m
+	return s.middle()
 }
 
-// TimedMs are every M of the span that is timed: the sample Ms and the probe.
+// TimedMs are every M of the span that is timed, ascending: the sample Ms
+// and the probe.
 func (s Span) TimedMs() []int {
+	ms := s.SampleMs()
 	if pm := s.ProbeM(); pm > 0 {
-		return []int{s.Lo, pm, s.Hi}
+		ms = append(ms, pm)
+		slices.Sort(ms)
 	}
-	return s.SampleMs()
+	return ms
 }
