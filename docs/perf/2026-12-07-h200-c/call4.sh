@@ -6,7 +6,7 @@
 # Prediction (before the run): the M ≥ 2049 routes leave ws_wgmma_pp_mc2 128x128 (call 1: 0.74–0.86× cuBLAS on the
 # held-out weights there) for 128x256 / 256x160 persistent tiles; the ≥ 1024 regime from 0.91 to ≥ 0.94 (Llama-3-8B)
 # and from 0.86 to ≥ 0.91 (held-out), between shapes (M = 1449, 2897) gaining most; no regime below 1024 moves.
-# usage: [LIMIT=SECONDS] bash call4.sh   (carry .gpu-bin: r.txz)
+# usage: [LIMIT=SECONDS] [LO=257 HI=1024] bash call4.sh   (carry .gpu-bin: r.txz; LO, HI: the buckets to tune instead)
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }; L=${LIMIT:-585}; left() { echo $(( L - ($(date +%s) - s) )); }
 python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"
@@ -18,10 +18,11 @@ bench() {  # shapes-csv label table
   [ -s /tmp/c/peer-$n.csv ] || { PYTHONUNBUFFERED=1 timeout 60 python3 scripts/peer_cublas.py $1 /tmp/c/peer-$n.csv > /tmp/c/peer-$n.log 2>&1; t "peer $n" $?; }
   timeout 80 .gpu/autotune bench -shapes $1 -peer /tmp/c/peer-$n.csv -csv /tmp/c/$n-$2.csv -table $3 > /tmp/c/b-$n-$2.log 2>&1; t "bench $n $2" $?
 }
-lo=1025; [ $L -lt 560 ] && lo=2049  # the model gives 1025…4096 ≈ 275 s on an H200, 2049…4096 ≈ 180 (real ≈ 1.3×)
+lo=1025; [ $L -lt 560 ] && lo=2049  # the model gives 1025…4096 ≈ 275 s on an H200, 2049…4096 ≈ 180 (call 5: 85 s)
+lo=${LO:-$lo}; hi=${HI:-4096}
 timeout $(( L - 190 )) .gpu/autotune tune -shapes $C -vendor=false -prune 1.5 -keep 1.2 -reps 10 -event-calls 10 -driver "$drv" \
-  -min-m $lo -max-m 4096 -base buckets.yaml -out $OUT/buckets-hi.yaml -report /tmp/c/rhi > /tmp/c/tune-hi.log 2>&1
-t "tune $lo…4096" $?; tail -3 /tmp/c/tune-hi.log
+  -min-m $lo -max-m $hi -base buckets.yaml -out $OUT/buckets-hi.yaml -report /tmp/c/rhi > /tmp/c/tune-hi.log 2>&1
+t "tune $lo…$hi" $?; tail -3 /tmp/c/tune-hi.log
 if [ -s $OUT/buckets-hi.yaml ]; then
   for S in docs/perf/2026-12-01-h200-mc/bench-shapes.csv scripts/shapes-between.csv; do
     bench $S tuned $OUT/buckets-hi.yaml; bench $S committed buckets.yaml
