@@ -29,8 +29,9 @@ var tuneCmd = &command{
 -devices: the kernel × split-K candidates the constraints admit are gated
 against a float64 reference, screened, timed by CUDA-graph replay over
 rotating weights and chosen by the least worst-case slowdown over the
-bucket's edges (from M = 257 on, and its geometric middle). For bf16, f16 and e4m3 per-tensor weights cuBLASLt's top
-heuristic algorithms (up to 8 per bucket) are candidates too, where the library loads
+bucket's edges (from M = 257 on, and its geometric middle). For bf16, f16
+and e4m3 per-tensor weights cuBLASLt's top heuristic algorithms (up to 8
+per bucket) are candidates too, where the library loads
 on every device (-vendor=false: our kernels only); one that wins is recorded
 as the bucket's vendor algorithm, beside our kernels' own choice there (which
 runs where cuBLASLt cannot). -base-routes times, of our kernels, only what

@@ -76,9 +76,9 @@ func TestSpans(t *testing.T) {
 	assert.Equal(t, 6, Span{5, 8}.ProbeM())
 	assert.Equal(t, []int{5, 8}, Span{5, 8}.SampleMs())
 	assert.Equal(t, []int{5, 6, 8}, Span{5, 8}.TimedMs())
-	assert.Equal(t, []int{129, 256}, Span{129, 256}.SampleMs(), "below MiddleFrom: the edges alone")
+	assert.Equal(t, []int{129, 256}, Span{129, 256}.SampleMs(), "below middleFrom: the edges alone")
 	assert.Equal(t, 182, Span{129, 256}.ProbeM())
-	// from MiddleFrom the choice is made on the middle too, and the probe is the upper half's middle
+	// from middleFrom the choice is made on the middle too, and the probe is the upper half's middle
 	assert.Equal(t, []int{257, 363, 512}, Span{257, 512}.SampleMs())
 	assert.Equal(t, 431, Span{257, 512}.ProbeM())
 	assert.Equal(t, []int{513, 725, 861, 1024}, Span{513, 1024}.TimedMs())

@@ -22,14 +22,14 @@ func Spans(maxM int) []Span {
 	return out
 }
 
-// MiddleFrom is the first bucket edge from which a bucket's choice is also
+// middleFrom is the first bucket edge from which a bucket's choice is also
 // made on its geometric middle: above M = 256 the tiles that fill the card at
 // one edge of an octave waste a wave at the other, and the middle is where a
 // kernel chosen on the edges loses most (docs/perf/2026-12-07-h200-c,
 // midchoice.py: on the H200's timings of 2026-12-06 at M = 513…1024, the
 // worst loss of a weight's own choice over the edges and the middle fell
 // from ×1.47 to ×1.28).
-const MiddleFrom = 257
+const middleFrom = 257
 
 // middle is the bucket's geometric middle, 0 when it has no inner M.
 func (s Span) middle() int { return inner(s.Lo, s.Hi, 0.5) }
@@ -45,12 +45,12 @@ func inner(lo, hi int, f float64) int {
 }
 
 // SampleMs are the Ms a bucket's choice is made on: its two edges, and from
-// MiddleFrom on its geometric middle too.
+// middleFrom on its geometric middle too.
 func (s Span) SampleMs() []int {
 	if s.Lo == s.Hi {
 		return []int{s.Lo}
 	}
-	if mid := s.middle(); s.Lo >= MiddleFrom && mid > 0 {
+	if mid := s.middle(); s.Lo >= middleFrom && mid > 0 {
 		return []int{s.Lo, mid, s.Hi}
 	}
 	return []int{s.Lo, s.Hi}
@@ -67,11 +67,11 @@ func (s Span) GateMs() []int {
 
 // ProbeM is a held-out M strictly inside the bucket, timed but not chosen
 // on, so that the report's bucket loss is out of sample: the geometric
-// middle, or where the choice is made on the middle (MiddleFrom), the
+// middle, or where the choice is made on the middle (middleFrom), the
 // geometric middle of its upper half (M = 861 in [513, 1024]); 0 when the
 // bucket has no such M.
 func (s Span) ProbeM() int {
-	if s.Lo >= MiddleFrom && s.middle() > 0 {
+	if s.Lo >= middleFrom && s.middle() > 0 {
 		if m := inner(s.Lo, s.Hi, 0.75); m != s.middle() {
 			return m
 		}
