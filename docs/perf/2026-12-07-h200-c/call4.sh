@@ -1,5 +1,5 @@
-# Twenty-first session, call 4 (any card; replaces call2.sh and call3.sh, which needed two machines where the pool
-# gave none for an hour). The autotune carried is built from the commit that chooses a bucket on its geometric middle
+# Twenty-first session, call 4 (any card; one call for what was first written for two, when the pool gave none for
+# an hour). The autotune carried is built from the commit that chooses a bucket on its geometric middle
 # too from M = 257 on. The corpus's seven weights are tuned again at M = 1025…4096 (2049…4096 where LIMIT < 560),
 # our kernels only, into the committed table; then the README's shapes and the 64 between powers of two are benched
 # beside torch.mm with the committed table and the tuned one, same kernels.
