@@ -71,13 +71,14 @@ func (s Span) GateMs() []int {
 // geometric middle of its upper half (M = 861 in [513, 1024]); 0 when the
 // bucket has no such M.
 func (s Span) ProbeM() int {
-	if s.Lo >= middleFrom && s.middle() > 0 {
-		if m := inner(s.Lo, s.Hi, 0.75); m != s.middle() {
-			return m
-		}
-		return 0
+	mid := s.middle()
+	if s.Lo < middleFrom || mid == 0 {
+		return mid
 	}
-	return s.middle()
+	if m := inner(s.Lo, s.Hi, 0.75); m != mid {
+		return m
+	}
+	return 0
 }
 
 // TimedMs are every M of the span that is timed, ascending: the sample Ms

@@ -14,14 +14,21 @@ import (
 // Method is the provenance's method line of a measured table.
 const Method = "autotune tune: constraint survivors × split-K gated against a float64 reference at each bucket's edges and hi−1; " +
 	"screened, then timed by CUDA-graph replay over rotating weights (≥ 3× L2), median of the replays; near-ties and noisy timings timed again; " +
-	"choice = least worst-case slowdown over the bucket's edges (from M = 257 on, and its geometric middle). Entries without times_us are heuristic, not measured."
+	choiceRule + ". " + heuristicNote
 
 // MethodBaseRoutes is the method line of a table that tune -base-routes
 // measured again: its routes were chosen by earlier full tunes.
 const MethodBaseRoutes = "autotune tune -base-routes: each bucket's route and recorded runner-up of the -base table (chosen by a full tune; " +
 	"with -vendor, cuBLASLt's top heuristic algorithms too) gated against a float64 reference at the bucket's edges and hi−1, " +
 	"timed by CUDA-graph replay over rotating weights (≥ 3× L2), median of the replays; " +
-	"choice = least worst-case slowdown over the bucket's edges (from M = 257 on, and its geometric middle) among them. Entries without times_us are heuristic, not measured."
+	choiceRule + " among them. " + heuristicNote
+
+// choiceRule and heuristicNote are what both method lines say of how a
+// bucket is chosen (Span.SampleMs) and of unmeasured entries.
+const (
+	choiceRule    = "choice = least worst-case slowdown over the bucket's edges (from M = 257 on, and its geometric middle)"
+	heuristicNote = "Entries without times_us are heuristic, not measured."
+)
 
 // Provenance describes a table measured on dev with the kernel set of cat
 // by method (Method or MethodBaseRoutes); driver is the driver version (""
