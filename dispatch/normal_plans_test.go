@@ -31,7 +31,8 @@ import (
 // admitted, the default entry's 33…64 kept; 2026-12-07: every measured
 // sm_90 entry, re-measured on an H100 after the N-tail epilogue fix, route
 // or runner-up kept by that card's timing, and the bf16 entries' new
-// [4097, 8192] and [8193, ∞) buckets).
+// [4097, 8192] and [8193, ∞) buckets; then, tuned on an H100, N = 769's
+// buckets 513…2048 and the corpus's sm_90 bf16 buckets 2049…4096).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
