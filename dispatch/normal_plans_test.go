@@ -32,7 +32,8 @@ import (
 // sm_90 entry, re-measured on an H100 after the N-tail epilogue fix, route
 // or runner-up kept by that card's timing, and the bf16 entries' new
 // [4097, 8192] and [8193, ∞) buckets; then, tuned on an H100, N = 769's
-// buckets 513…2048 and the corpus's sm_90 bf16 buckets 2049…4096).
+// buckets 513…2048 and the corpus's sm_90 bf16 buckets 2049…4096, then
+// 257…2048).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
