@@ -458,56 +458,35 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 
 // streamKSplit is how a stream-K kernel's grid of g blocks divides p (as
 // kernels/src/ws_streamk.cuh does): full tiles taken whole in full/g waves,
-// and the rest tiles of the partial last wave split along K — into parts of
-// equal k-tiles, one block each (stream_k), or evenly over the grid, each
-// block a range of q k-tiles of the rest tiles' kt·rest (stream_k_even).
-func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts, kt, q int64) {
-	tiles := tileCount(k, p)
-	kt = int64(ceilDiv(p.K, k.TileK))
+// and the rest tiles of the partial last wave split along K into parts of
+// equal k-tiles, one block each.
+func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts int64) {
+	tiles, kt := tileCount(k, p), int64(ceilDiv(p.K, k.TileK))
 	full = tiles / int64(g) * int64(g)
-	rest, parts, q = tiles-full, 1, kt
-	switch {
-	case rest == 0:
-	case k.Reduction == kernels.ReduceStreamKEven:
-		q = (rest*kt + int64(g) - 1) / int64(g)
-	default:
+	rest, parts = tiles-full, 1
+	if rest > 0 {
 		parts = max(1, min(int64(g)/rest, kt))
-		q = (kt + parts - 1) / parts
-		parts = (kt + q - 1) / q
+		kp := (kt + parts - 1) / parts
+		parts = (kt + kp - 1) / kp
 	}
-	return full, rest, parts, kt, q
+	return full, rest, parts
 }
 
 // streamKWorkspace is the workspace stream-K kernel k needs for p on sms
-// SMs: a TileM × TileN fp32 partial for every part but a tail tile's last
-// (stream_k), or for every block whose range ends inside a tile — all but
-// the last block with a range, unless q divides into whole tiles
-// (stream_k_even); none when the grid divides the tiles.
+// SMs: a TileM × TileN fp32 partial for every part but a tail tile's last,
+// none when the grid divides the tiles.
 func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
-	_, rest, parts, kt, q := streamKSplit(k, p, streamKGrid(k, p, sms))
-	slots := rest * (parts - 1)
-	if k.Reduction == kernels.ReduceStreamKEven {
-		slots = 0
-		if rest > 0 && q%kt != 0 {
-			slots = (rest*kt+q-1)/q - 1
-		}
-	}
-	return satmath.Mul(slots, int64(k.TileM)*int64(k.TileN)*4)
+	_, rest, parts := streamKSplit(k, p, streamKGrid(k, p, sms))
+	return satmath.Mul(rest*(parts-1), int64(k.TileM)*int64(k.TileN)*4)
 }
 
 // streamKWaves is how long a stream-K kernel's grid runs for p on sms SMs,
-// in the time of one whole tile: its whole waves and, with a tail, one part
-// (stream_k) or the longest range of k-tiles a block takes of it
-// (stream_k_even).
+// in the time of one whole tile: its whole waves and, with a tail, one part.
 func streamKWaves(k *kernels.KernelSpec, p *Problem, sms int) float64 {
 	g := streamKGrid(k, p, sms)
-	full, rest, parts, kt, q := streamKSplit(k, p, g)
+	full, rest, parts := streamKSplit(k, p, g)
 	w := float64(full / int64(g))
-	switch {
-	case rest == 0:
-	case k.Reduction == kernels.ReduceStreamKEven:
-		w += float64(q) / float64(kt)
-	default:
+	if rest > 0 {
 		w += 1 / float64(parts)
 	}
 	return w

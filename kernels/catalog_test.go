@@ -67,10 +67,6 @@ func TestNewCatalogErrors(t *testing.T) {
 		{"stream-K with a class", func(k *KernelSpec) {
 			k.MaxSplitK, k.Reduction, k.ReduceKernel, k.Persistent, k.ReductionClass = 1, ReduceStreamK, "", true, "wgmma16.seq"
 		}, "stream-K kernels have no reduction_class"},
-		{"even stream-K in clusters", func(k *KernelSpec) {
-			k.MaxSplitK, k.Reduction, k.ReduceKernel, k.Persistent, k.Cluster = 1, ReduceStreamKEven, "", true, 2
-		}, "stream-K kernels are persistent, without clusters"},
-		{"unknown reduction", func(k *KernelSpec) { k.MaxSplitK, k.Reduction, k.ReduceKernel = 1, "stream_k_odd", "" }, `"stream_k_even"`},
 		{"index bits", func(k *KernelSpec) { k.IndexBits = 16 }, "index_bits must be 32 or 64"},
 		{"output dtype", func(k *KernelSpec) { k.Out = E4M3 }, "dtypes bf16→e4m3: e4m3: bf16 inputs produce bf16"},
 		{"f32 input", func(k *KernelSpec) { k.In = F32 }, "dtypes f32→bf16: f32 is not an input type"}, // f32 is only split-K's partials

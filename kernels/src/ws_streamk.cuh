@@ -44,45 +44,6 @@ __device__ __forceinline__ void st_release_gpu(uint32_t *p, uint32_t v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
 }
 
-// ws_sk_store is consumer warpgroup c's store of a partial (thread tid of it
-// holding d, its COLS/2 accumulator registers) to block b's workspace slot,
-// then b's flag set. Slot b is the block's CONSUMERS × 64 × COLS fp32
-// accumulator, each thread's registers at a 128-thread stride of float4.
-template <int COLS, int CONSUMERS>
-__device__ __forceinline__ void ws_sk_store(const gr_gemm_params &p, int b, const float (&d)[COLS / 2], int c, int tid) {
-  static_assert(COLS % 8 == 0, "whole float4s of registers");
-  constexpr int V = COLS / 8;  // float4s per thread
-  float4 *slot = reinterpret_cast<float4 *>(p.workspace) + ((int64_t)b * CONSUMERS + c) * V * 128 + tid;
-#pragma unroll
-  for (int i = 0; i < V; ++i) __stcg(slot + i * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-  __threadfence();
-  ws_bar_sync(c);
-  if (tid == 0) st_release_gpu(p.flags + b * CONSUMERS + c, 1u);
-}
-
-// ws_sk_add waits for block x's flag (then clears it, for the next launch)
-// and adds x's partial to d: the other side of ws_sk_store. (ws_stream_k's
-// fixup below keeps its own copy of both until a change moves its kernels'
-// machine code anyway: calling these moved 62 stream-K kernels' digests under
-// nvcc 12.4, and with them the table entries measured on them.)
-template <int COLS, int CONSUMERS>
-__device__ __forceinline__ void ws_sk_add(const gr_gemm_params &p, int x, float (&d)[COLS / 2], int c, int tid) {
-  constexpr int V = COLS / 8;
-  if (tid == 0) {
-    uint32_t *f = p.flags + x * CONSUMERS + c;
-    while (ld_acquire_gpu(f) == 0) __nanosleep(32);
-    *f = 0;
-    __threadfence();
-  }
-  ws_bar_sync(c);
-  const float4 *slot = reinterpret_cast<const float4 *>(p.workspace) + ((int64_t)x * CONSUMERS + c) * V * 128 + tid;
-#pragma unroll
-  for (int i = 0; i < V; ++i) {
-    const float4 v = __ldcg(slot + i * 128);
-    d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
-  }
-}
-
 // ws_role says what a block does with a segment's accumulator.
 enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
 
@@ -177,88 +138,6 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
 // on tile ids, so the parts of a shifted tile meet as any tile's do.
 template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k<BM, BN, BK, MC> {
   __device__ __forceinline__ explicit ws_stream_k_shift(const gr_gemm_params &p) : ws_stream_k<BM, BN, BK, MC>(p) {}
-  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
-};
-
-// ws_stream_k_even is ws_stream_k with the tail split evenly: the R tail
-// tiles' U = R·KT k-tiles, in tile order (k minor), are cut into G ranges
-// of Q = ⌈U/G⌉, block b's [b·Q, (b+1)·Q) ∩ [0, U). A range covers pieces of
-// consecutive tail tiles: a piece that reaches its tile's last k-tile either
-// covers the tile whole or finishes it (WS_FIX); any other piece — at most
-// one a block, the range's last — is a partial (WS_PART) in the block's
-// slot. A block walks its partial first, then its whole tiles, then its
-// other pieces, so a finisher waits only on partials that the lower blocks
-// computed first (no chain of waits), and sums them in block (k) order: the
-// same bits every run. Why: ws_stream_k splits the tail tiles into S =
-// ⌊G/R⌋ parts and leaves G − R·S SMs idle — R = 81 tiles of 128x192 at
-// M = 384, N = 5120 run on 81 of 132 SMs, each a whole tile's K — where the
-// even split gives every block ⌈R·KT/G⌉ k-tiles (40 of KT = 64 there).
-template <int BM, int BN, int BK, int MC> struct ws_stream_k_even {
-  static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
-  static constexpr bool share_a = false;
-  int64_t mt, nt, kt;            // M tiles, N tiles, k-tiles per tile
-  int64_t full, rest;            // tiles taken whole; tail tiles
-  int64_t ndp;                   // this block's whole tiles of the full waves
-  int64_t lo, hi, i0, i1;        // its tail range [lo, hi) and the tail tiles it touches
-  int64_t tiles, blocks, first;  // its segments, walked 0, 1, …
-  int g, b, crank;               // G, this block; no clusters
-  bool part;                     // the range ends inside a tile: that piece is a partial, walked first
-  __device__ __forceinline__ explicit ws_stream_k_even(const gr_gemm_params &p) {
-    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, kt = (p.k + BK - 1) / BK;
-    g = (int)gridDim.x, b = (int)blockIdx.x, crank = 0;
-    const int64_t all = mt * nt;
-    full = all / g * g, rest = all - full, ndp = full / g;
-    const int64_t u = rest * kt, q = (u + g - 1) / g;
-    lo = min(u, b * q), hi = min(u, lo + q);
-    tiles = ndp, i0 = i1 = 0, part = false;
-    if (lo < hi) i0 = lo / kt, i1 = (hi - 1) / kt, part = hi % kt != 0, tiles += i1 - i0 + 1;
-    blocks = 1, first = 0;
-  }
-  // segment gives segment t's tile id and k-tiles [k0, k1); returns its role.
-  __device__ __forceinline__ int segment(int64_t t, int64_t &tile, int64_t &k0, int64_t &k1) const {
-    int64_t i = i1;  // the partial, walked first
-    if (!part || t > 0) {
-      const int64_t s = t - (part ? 1 : 0);
-      if (s < ndp) {
-        tile = b + s * g, k0 = 0, k1 = kt;
-        return WS_WHOLE;
-      }
-      i = i0 + (s - ndp);
-    }
-    tile = full + i, k0 = max(lo, i * kt) - i * kt, k1 = min(hi, (i + 1) * kt) - i * kt;
-    return k1 < kt ? WS_PART : k0 > 0 ? WS_FIX : WS_WHOLE;
-  }
-  // work, kstep and token0: as ws_stream_k's.
-  __device__ __forceinline__ int work(const gr_gemm_params &, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
-    int64_t tile, k0, k1;
-    segment(t, tile, k0, k1);
-    ws_tile((uint32_t)tile, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
-    kb = k0 * BK;
-    return (int)(k1 - k0);
-  }
-  __device__ __forceinline__ static constexpr int kstep() { return BK; }
-  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &, int64_t tm) { return tm * BM; }
-  // fixup: as ws_stream_k's; a finisher of tail tile i adds the partials of
-  // blocks ⌊i·KT/Q⌋ … b − 1, the tile's earlier pieces.
-  template <int COLS, int CONSUMERS>
-  __device__ __forceinline__ bool fixup(const gr_gemm_params &p, int64_t t, float (&d)[COLS / 2], int c, int tid) const {
-    int64_t tile, k0, k1;
-    const int role = segment(t, tile, k0, k1);
-    if (role == WS_WHOLE) return true;
-    if (role == WS_PART) {
-      ws_sk_store<COLS, CONSUMERS>(p, b, d, c, tid);
-      return false;
-    }
-    const int64_t q = (rest * kt + g - 1) / g;
-    for (int x = (int)((tile - full) * kt / q); x < b; ++x) ws_sk_add<COLS, CONSUMERS>(p, x, d, c, tid);
-    return true;
-  }
-};
-
-// ws_stream_k_even_shift is ws_stream_k_even with ws_stream_k_shift's last
-// M tile.
-template <int BM, int BN, int BK, int MC> struct ws_stream_k_even_shift : ws_stream_k_even<BM, BN, BK, MC> {
-  __device__ __forceinline__ explicit ws_stream_k_even_shift(const gr_gemm_params &p) : ws_stream_k_even<BM, BN, BK, MC>(p) {}
   __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
 };
 

@@ -78,8 +78,8 @@
 // epilogue. The ring's stage and parity (ws_ring.cuh) run on across tiles.
 // SCHED is the tile scheduler policy: ws_schedule (above), ws_schedule_il
 // (ws_schedule.cuh: the same tiles and grids, but split z of S takes
-// k-tiles z, z + S, z + 2S, … of the whole K) or ws_stream_k and
-// ws_stream_k_even (ws_streamk.cuh: the blocks of a persistent grid share all tiles'
+// k-tiles z, z + S, z + 2S, … of the whole K) or ws_stream_k
+// (ws_streamk.cuh: the blocks of a persistent grid share all tiles'
 // k-tiles evenly; a segment that covers part of a tile leaves its fp32
 // accumulator in the workspace for the block that finishes the tile, which
 // adds them in a fixed order before its epilogue). All walk cursors
@@ -185,8 +185,7 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   using schedule = SCHED<BM, BN, BK, MC>;
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
-  static_assert(MW == 1 || (!std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value &&
-                            !std::is_base_of<ws_stream_k_even<BM, BN, BK, MC>, schedule>::value),
+  static_assert(MW == 1 || !std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value,
                 "stream-K's fixup carries one 64-row block per consumer");
   const schedule sched(p);
 

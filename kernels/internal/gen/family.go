@@ -184,7 +184,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMASwapWFTS, &wsWGMMASwapSKTS, &wsWGMMASwapMC2, &wsWGMMASwapMC2TS, &wsWGMMAShTS, &wsWGMMASwapShTS, &wsWGMMASKShTS, &wsWGMMASKEShTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL, &wsWGMMARNTS, &wsWGMMARNMC2TS, &wsWGMMARNMC2NTS, &wsWGMMARNSKTS, &wsWGMMAPPTS, &wsWGMMAPPMC2TS, &wsWGMMALPTS, &wsWGMMASwapLPTS, &wsWGMMAExTS, &wsWGMMASwapExTS}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMASwapWFTS, &wsWGMMASwapSKTS, &wsWGMMASwapMC2, &wsWGMMASwapMC2TS, &wsWGMMAShTS, &wsWGMMASwapShTS, &wsWGMMASKShTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL, &wsWGMMARNTS, &wsWGMMARNMC2TS, &wsWGMMARNMC2NTS, &wsWGMMARNSKTS, &wsWGMMAPPTS, &wsWGMMAPPMC2TS, &wsWGMMALPTS, &wsWGMMASwapLPTS, &wsWGMMAExTS, &wsWGMMASwapExTS}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {

@@ -263,9 +263,8 @@ func TestWSInstances(t *testing.T) {
 			require.Equal(t, [3]int{16, 16, 16 / elem}, [3]int{k.PtrAlign, k.LDAlign, k.KMultiple}, name)
 			require.Empty(t, k.RepackKernel, name)
 		}
-		if a.sk() { // stream-K: persistent, its own reduction, no split-K factor; the even tail split names its reduction
-			red := map[bool]string{false: kernels.ReduceStreamK, true: kernels.ReduceStreamKEven}[a.ev()]
-			require.Equal(t, [3]any{red, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
+		if a.sk() { // stream-K: persistent, its own reduction, no split-K factor
+			require.Equal(t, [3]any{kernels.ReduceStreamK, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)
 		} else {
 			require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
@@ -420,7 +419,7 @@ func TestWSFamilyNames(t *testing.T) {
 		a := wsWGMMAArgs{f: f}
 		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
 		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
-			"sk": a.sk(), "ev": a.ev(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
+			"sk": a.sk(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
 		for w, on := range variant {
 			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
 		}

@@ -231,11 +231,6 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASwapShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
-		// The stream-K tiles with the partial last wave split evenly
-		// (ws_wgmma_sk_ev_sh_ts: experimental, not yet run on a GPU).
-		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}} {
-			experimental(wsWGMMAArgs{f: &wsWGMMASKEShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
-		}
 		// Wave-fitted swap tiles for M ≥ 257 (issue 17, ws_wgmma_swap_wf_ts): weights × tokens with
 		// the token side in steps of 8, so that ceil(M/BM) token tiles end
 		// just past M and the tiles fill the SMs' waves, as cuBLAS's nvjet
@@ -538,7 +533,7 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 		k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "gemmroute_"+im.tag+"_"+reduceSuffix(in.out)
 	}
 	if f.streamK {
-		k.Reduction = f.streamKReduction()
+		k.Reduction = kernels.ReduceStreamK
 	}
 	if f.repack {
 		k.RepackKernel = "gemmroute_" + im.tag + "_" + repackKernel.suffix

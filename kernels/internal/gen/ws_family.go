@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gemmroute/gemmroute/kernels"
 )
@@ -276,23 +275,6 @@ var (
 // sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), wsSched, "gr::ws_stream_k_shift")
 
-// wsWGMMASKEShTS: ws_wgmma_sk_sh_ts under ws_stream_k_even_shift, whose
-// partial last wave is split evenly over the grid (each block ⌈R·KT/G⌉ of
-// the R tail tiles' k-tiles) where ws_stream_k splits each tail tile into
-// ⌊G/R⌋ parts and leaves the other SMs idle: the default entry's 128x192 at
-// M = 384 runs 81 tiles on 81 of 132 SMs for N = 5120 (×0.74 of cuBLAS on
-// an H100, docs/perf/2026-12-07-h200-d). Experimental.
-var wsWGMMASKEShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_ev_sh_ts"), wsSched, "gr::ws_stream_k_even_shift")
-
-// streamKReduction is stream-K family f's manifest reduction: stream_k_even
-// under the even split of the partial last wave, stream_k otherwise.
-func (f *family) streamKReduction() string {
-	if strings.HasPrefix(f.ws.policies[wsSched], "gr::ws_stream_k_even") {
-		return kernels.ReduceStreamKEven
-	}
-	return kernels.ReduceStreamK
-}
-
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -466,8 +448,7 @@ func (a wsWGMMAArgs) family() *family { return a.f }
 // The variant, as the family's descriptor states it: the tokens on wgmma's
 // N (swap), ping-pong consumers (pp), 128-block scales (b128), clusters of
 // two along M (mc2, multicast of B) or N (mc2n, of A), the stream-K
-// scheduler (sk; its partial last wave split evenly over the grid: ev),
-// the repack variant (rp: the same template; the plan
+// scheduler (sk), the repack variant (rp: the same template; the plan
 // copies the operands first), D staged and stored by TMA (ts), interleaved
 // split-K (il), the last token tile moved back to end at M (sh), a
 // wave-fitted token side (wf), stages given back once a k-tile's wgmma
@@ -481,15 +462,12 @@ func (a wsWGMMAArgs) b128() bool { return a.f.ws.policies[wsScales] == "gr::ws_s
 func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN }
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
-func (a wsWGMMAArgs) ev() bool {
-	return a.f.streamK && a.f.streamKReduction() == kernels.ReduceStreamKEven
-}
-func (a wsWGMMAArgs) rp() bool { return a.f.repack }
-func (a wsWGMMAArgs) ts() bool { return a.f.tmaStoreBox != nil }
-func (a wsWGMMAArgs) ex() bool { return a.f.ws.policies[wsEpi] == "gr::ws_epi_tma_early" }
-func (a wsWGMMAArgs) il() bool { return a.f.interleavedSplitK }
+func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
+func (a wsWGMMAArgs) ts() bool   { return a.f.tmaStoreBox != nil }
+func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[wsEpi] == "gr::ws_epi_tma_early" }
+func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
 func (a wsWGMMAArgs) sh() bool {
-	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift", "gr::ws_stream_k_even_shift"}, a.f.ws.policies[wsSched])
+	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[wsSched])
 }
 func (a wsWGMMAArgs) rn() bool { return a.f.ws.policies[wsRel] == "gr::ws_release_now" }
 func (a wsWGMMAArgs) lp() bool { return a.f.ws.policies[wsRel] == "gr::ws_promote_lagged" }
