@@ -340,20 +340,22 @@ func (pl *Planner) key(p *Problem, lim Limits) routeKey {
 	}
 }
 
-// entrySource says where a table entry's choices came from: measured on
-// which device, or the model's for which. The device is the entry's own;
-// else the table's, but only when the entry's arch is the table's (an older
-// table's sm_80 entries name no device, and the table's H200 is not theirs:
-// such an entry is described by its arch).
-func entrySource(e *Entry, prov Provenance) string {
-	dev, date := cmp.Or(e.Device, prov.Device, "a device the table does not name"), cmp.Or(e.Date, prov.Date)
-	if e.Device == "" && prov.Arch != "" && prov.Arch != e.Arch.String() {
-		dev, date = "an "+e.Arch.String()+" device (the entry names none)", e.Date
+// bucketSource says where bucket b of table entry e came from: measured on
+// which device, or the model's for which (Bucket.From: the bucket's own, else
+// the entry's). The device is the bucket's or entry's own; else the
+// table's, but only when the entry's arch is the table's (an older table's
+// sm_80 entries name no device, and the table's H200 is not theirs: such an
+// entry is described by its arch).
+func bucketSource(e *Entry, b *Bucket, prov Provenance) string {
+	src, dev, date := b.From(e)
+	dev, date = cmp.Or(dev, prov.Device, "a device the table does not name"), cmp.Or(date, prov.Date)
+	if b.Device == "" && e.Device == "" && prov.Arch != "" && prov.Arch != e.Arch.String() {
+		dev, date = "an "+e.Arch.String()+" device (the entry names none)", cmp.Or(b.Date, e.Date)
 	}
 	if date != "" {
 		date = " (" + date + ")"
 	}
-	if e.Measured() {
+	if src == SourceMeasured {
 		return "measured on " + dev + date
 	}
 	return "the analytic model's choice for " + dev + date + ", not measured"
@@ -383,7 +385,7 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		if b.Vendor != nil {
 			vr, why := pl.vendorRoute(p, key, b)
 			if why == "" {
-				vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, entrySource(lv.e, pl.table.Provenance)
+				vr.level, vr.bucket, vr.runnerUp, vr.source = lv.level, b.String(), b.RunnerUp, bucketSource(lv.e, b, pl.table.Provenance)
 				if b.Kernel != "" {
 					vr.ours = fmt.Sprintf("%s split-K %d", b.Kernel, max(b.SplitK, 1))
 				}
@@ -410,7 +412,7 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 			continue
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
-		r.source = entrySource(lv.e, pl.table.Provenance)
+		r.source = bucketSource(lv.e, b, pl.table.Provenance)
 		survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 		return r, ex

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,7 +14,8 @@ import (
 // optionally an exact (N, K), geometric M buckets naming a kernel and split-K.
 type Table struct {
 	// Schema is the table format's version: LoadTable reads TableSchema
-	// only, and Marshal writes it.
+	// and schema 3 (the same format without a bucket's own provenance), and
+	// Marshal writes TableSchema.
 	Schema     int        `yaml:"schema"`
 	Provenance Provenance `yaml:"provenance"`
 	Entries    []Entry    `yaml:"entries"`
@@ -22,8 +24,10 @@ type Table struct {
 // TableSchema is the table format this package reads and writes. Schema 2
 // added each bucket's kernel digest (a table of schema 1 has to be tuned
 // again); schema 3 writes an entry's types as one field, with the e4m3
-// scaling (types: e4m3→bf16 for schema 2's in: e4m3, out: bf16; e4m3→bf16/row).
-const TableSchema = 3
+// scaling (types: e4m3→bf16 for schema 2's in: e4m3, out: bf16; e4m3→bf16/row);
+// schema 4 lets a bucket say its own source, device and date where they
+// differ from its entry's (Bucket.Source).
+const TableSchema = 4
 
 // Provenance records where a table's numbers came from.
 type Provenance struct {
@@ -116,6 +120,46 @@ type Bucket struct {
 	KernelTimesUS map[int]float64 `yaml:"kernel_times_us,omitempty"`
 	RunnerUp      string          `yaml:"runner_up,omitempty"`  // second-best kernel
 	MarginPct     float64         `yaml:"margin_pct,omitempty"` // runner-up's worst-case slowdown over the choice, %
+	// Source, Device and Date say where the bucket's route came from where
+	// that differs from its entry's — a bucket that a tune of other buckets
+	// kept from its base table, or that was spliced in from another tune —
+	// as the entry's fields do; "" is the entry's.
+	Source string `yaml:"source,omitempty"`
+	Device string `yaml:"device,omitempty"`
+	Date   string `yaml:"date,omitempty"`
+}
+
+// From returns b's source, device and date: its own, else its entry e's.
+func (b *Bucket) From(e *Entry) (source, device, date string) {
+	source = b.Source
+	if source == "" {
+		source = SourceModel
+		if e.Measured() {
+			source = SourceMeasured
+		}
+	}
+	return source, cmp.Or(b.Device, e.Device), cmp.Or(b.Date, e.Date)
+}
+
+// Stamp gives b its entry e's source, device and date as its own where it
+// has none (before the bucket moves into another entry).
+func (b *Bucket) Stamp(e *Entry) {
+	b.Source, b.Device, b.Date = b.From(e)
+}
+
+// Unstamp drops b's own source, device and date where they are its entry
+// e's (after the entry's own are set).
+func (b *Bucket) Unstamp(e *Entry) {
+	src, dev, date := (&Bucket{}).From(e)
+	if b.Source == src {
+		b.Source = ""
+	}
+	if b.Device == dev {
+		b.Device = ""
+	}
+	if b.Date == date {
+		b.Date = ""
+	}
 }
 
 // String writes the bucket's range: "[17, 64]", or "[257, ∞)" when open.
@@ -373,6 +417,7 @@ func (e *Entry) StripMeasurements() {
 	for i := range e.Buckets {
 		b := &e.Buckets[i]
 		b.TimesUS, b.KernelTimesUS, b.RunnerUp, b.MarginPct = nil, nil, "", 0
+		b.Source, b.Device, b.Date = "", "", ""
 	}
 }
 

@@ -77,6 +77,7 @@ func LoadTable(name string, data []byte, cat *kernels.Catalog) (*Table, error) {
 		}
 		return nil, l.errs
 	}
+	t.Schema = TableSchema // a schema 3 table reads as the same table of schema 4
 	return &t, nil
 }
 
@@ -167,7 +168,7 @@ func (t *Table) copyTexts() (*Table, []*string) {
 		texts = append(texts, &e.Layout, &e.Source, &e.Device, &e.Date)
 		for j := range e.Buckets {
 			b := &e.Buckets[j]
-			texts = append(texts, &b.Kernel, &b.Digest, &b.RunnerUp)
+			texts = append(texts, &b.Kernel, &b.Digest, &b.RunnerUp, &b.Source, &b.Device, &b.Date)
 			if b.Vendor != nil {
 				v := *b.Vendor
 				b.Vendor = &v
@@ -238,6 +239,7 @@ type loader struct {
 	errs    TableErrors
 	dropped int          // errors beyond MaxTableErrors, counted, not kept
 	badLine map[int]bool // lines whose value failed to decode (already reported)
+	schema  int          // the table's schema, once check has read it
 }
 
 func (l *loader) errorf(line int, format string, args ...any) {
@@ -508,10 +510,11 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 	case t.Schema == 2 && v.ShortTag() == "!!int":
 		l.errorf(k.Line, "schema 2: this build reads table schema %d, which writes an entry's in and out as one types field: replace each entry's in: X, out: X by types: X (16-bit) and in: e4m3, out: Y by types: e4m3→Y, then write schema: %d", TableSchema, TableSchema)
 		return
-	case t.Schema != TableSchema || v.ShortTag() != "!!int":
+	case t.Schema != TableSchema && t.Schema != 3 || v.ShortTag() != "!!int":
 		l.errorf(k.Line, "schema %s: this build reads table schema %d: %s", v.Value, TableSchema, retune)
 		return
 	}
+	l.schema = t.Schema
 	if t.Provenance.Source == "" {
 		_, prov := field(root, "provenance")
 		l.need(cmp.Or(prov, root), "source", `add provenance.source: measured (or "heuristic, not measured")`)
@@ -547,12 +550,12 @@ func (l *loader) check(t *Table, root *yaml.Node, cat *kernels.Catalog) {
 // checkSource checks an entry's source: measured or model, and a model
 // entry carries no measurements.
 func (l *loader) checkSource(e *Entry, m *yaml.Node) {
-	timed := slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 })
+	timed := slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 && b.Source != SourceMeasured })
 	switch e.Source {
 	case "":
 	case SourceModel:
 		if timed {
-			l.errorf(at(m, "source"), "source: model, but a bucket has times_us: a model entry holds no measurements (say source: measured, or drop the times)")
+			l.errorf(at(m, "source"), "source: model, but a bucket has times_us: a model entry holds no measurements (say source: measured, in the entry or that bucket, or drop the times)")
 		}
 	case SourceMeasured:
 	default:
@@ -660,12 +663,27 @@ func decoded(list *yaml.Node) []*yaml.Node {
 	return out
 }
 
+// checkBucketSource checks a bucket's own source (Bucket.Source): none,
+// measured or model, and a model bucket carries no measurements. Schema 3
+// tables have no bucket provenance.
+func (l *loader) checkBucketSource(b *Bucket, m *yaml.Node) {
+	switch {
+	case l.schema == 3 && (b.Source != "" || b.Device != "" || b.Date != ""):
+		l.errorf(m.Line, "a bucket's own source, device or date needs schema: %d (this table says schema: 3)", TableSchema)
+	case b.Source != "" && b.Source != SourceMeasured && b.Source != SourceModel:
+		l.errorf(at(m, "source"), "source %q: use measured or model (or leave it out: the entry's)", b.Source)
+	case b.Source == SourceModel && len(b.TimesUS)+len(b.KernelTimesUS) > 0:
+		l.errorf(at(m, "source"), "source: model, but the bucket has times: a model bucket holds no measurements (say source: measured, or drop the times)")
+	}
+}
+
 // checkBucket validates e.Buckets[j], read from nodes[j].
 func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.Catalog) {
 	b, m, last := &e.Buckets[j], nodes[j], j == len(e.Buckets)-1
 	l.whole(m, "min_m", "max_m", "split_k")
 	l.checkTimes(m, "times_us", b.TimesUS)
 	l.checkTimes(m, "kernel_times_us", b.KernelTimesUS)
+	l.checkBucketSource(b, m)
 	switch prev := &e.Buckets[max(j-1, 0)]; {
 	case j == 0 && b.MinM != 1:
 		l.errorf(at(m, "min_m"), "first bucket starts at min_m %d: it must start at min_m: 1 so that every M is routed", b.MinM)

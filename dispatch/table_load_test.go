@@ -55,7 +55,7 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 var baseTable = withDigests(baseTableText)
 
 // baseTableText is baseTable with D90 for k90_bf16's digest.
-const baseTableText = `schema: 3
+const baseTableText = `schema: 4
 provenance:
   source: measured
 entries:
@@ -80,12 +80,16 @@ func withDigests(text string) string {
 	return strings.NewReplacer("D90", kernels.DigestOf([]byte("k90_bf16")), "DE4", kernels.DigestOf([]byte("k90_e4m3"))).Replace(text)
 }
 
-// edit returns baseTable with old replaced by new (old must occur in
-// baseTableText; both may say D90 for k90_bf16's digest).
-func edit(t *testing.T, old, new string) string {
+// edit returns baseTable with each old of the old, new pairs replaced by its
+// new in turn (each old must occur; both may say D90 for k90_bf16's digest).
+func edit(t *testing.T, oldNew ...string) string {
 	t.Helper()
-	require.Contains(t, baseTableText, old)
-	return withDigests(strings.Replace(baseTableText, old, new, 1))
+	text := baseTableText
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		require.Contains(t, text, oldNew[i])
+		text = strings.Replace(text, oldNew[i], oldNew[i+1], 1)
+	}
+	return withDigests(text)
 }
 
 func TestLoadTableErrors(t *testing.T) {
@@ -135,10 +139,18 @@ func TestLoadTableErrors(t *testing.T) {
 		{"no digest", edit(t, "        digest: D90\n        split_k: 1\n      -", "        split_k: 1\n      -"), 9, "digest is missing: record the digest of the kernel's code"},
 		{"empty digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: ''\n        split_k: 1\n      -"), 12, "digest is empty"},
 		{"bad digest", edit(t, "digest: D90\n        split_k: 1\n      -", "digest: sha256:D90\n        split_k: 1\n      -"), 12, `a digest is "sha256:" and 64 lowercase hex digits`},
-		{"no schema", edit(t, "schema: 3\n", ""), 1, "schema is missing: this build reads table schema 3"},
-		{"old schema", edit(t, "schema: 3\n", "schema: 1\n"), 1, "schema 1: this build reads table schema 3"},
-		{"fractional schema", edit(t, "schema: 3\n", "schema: 3.0\n"), 1, "schema 3.0: this build reads table schema 3"},
-		{"schema 2", edit(t, "schema: 3\n", "schema: 2\n"), 1, "schema 2: this build reads table schema 3, which writes an entry's in and out as one types field: replace each entry's in: X, out: X by types: X"},
+		{"no schema", edit(t, "schema: 4\n", ""), 1, "schema is missing: this build reads table schema 4"},
+		{"old schema", edit(t, "schema: 4\n", "schema: 1\n"), 1, "schema 1: this build reads table schema 4"},
+		{"fractional schema", edit(t, "schema: 4\n", "schema: 4.0\n"), 1, "schema 4.0: this build reads table schema 4"},
+		{"schema 2", edit(t, "schema: 4\n", "schema: 2\n"), 1, "schema 2: this build reads table schema 4, which writes an entry's in and out as one types field: replace each entry's in: X, out: X by types: X"},
+		{"schema 5", edit(t, "schema: 4\n", "schema: 5\n"), 1, "schema 5: this build reads table schema 4"},
+		{"bucket provenance in schema 3", edit(t, "schema: 4\n", "schema: 3\n", "        split_k: 1\n      - min_m: 17", "        split_k: 1\n        device: NVIDIA H200\n      - min_m: 17"), 9,
+			"a bucket's own source, device or date needs schema: 4"},
+		{"bucket source", edit(t, "        split_k: 1\n      - min_m: 17", "        split_k: 1\n        source: guessed\n      - min_m: 17"), 14, `source "guessed": use measured or model (or leave it out: the entry's)`},
+		{"timed model bucket", edit(t, "        split_k: 1\n      - min_m: 17", "        split_k: 1\n        times_us: {1: 3}\n        source: model\n      - min_m: 17"), 15,
+			"source: model, but the bucket has times: a model bucket holds no measurements"},
+		{"timed bucket of a model entry", edit(t, "    layout: tn\n", "    layout: tn\n    source: model\n", "        split_k: 1\n      - min_m: 17", "        split_k: 1\n        times_us: {1: 3}\n      - min_m: 17"), 8,
+			"source: model, but a bucket has times_us"},
 		{"empty kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\"\n        digest: D90\n        split_k: 1\n      -"), 11, "kernel is empty"},
 		{"newline kernel", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: \"\\n\"\n        digest: D90\n        split_k: 1\n      -"), 11, "is not a kernel name"},
 		{"not a number", edit(t, "max_m: 16", "max_m: sixteen"), 10, `max_m: "sixteen" is not a whole number`},
@@ -218,6 +230,8 @@ func TestLoadTableValid(t *testing.T) {
 	assert.Equal(t, Bucket{MinM: 1, MaxM: 16, Kernel: "k90_bf16", Digest: kernels.DigestOf([]byte("k90_bf16")), SplitK: 4,
 		TimesUS: map[int]float64{1: 7.5, 16: 8.25}, RunnerUp: "k80_bf16", MarginPct: 12.5}, *b)
 	assert.Equal(t, "k80_bf16", def.Bucket(17).Kernel)
+	src, dev, date := def.Bucket(17).From(def)
+	assert.Equal(t, [3]string{SourceModel, "NVIDIA H100 80GB HBM3", "2026-12-07"}, [3]string{src, dev, date}, "a bucket's own provenance")
 	assert.Equal(t, "k90_bf16", def.Bucket(257).Kernel)
 	assert.Nil(t, def.Bucket(0))
 
@@ -225,6 +239,19 @@ func TestLoadTableValid(t *testing.T) {
 	out, err := tab.Marshal()
 	require.NoError(t, err)
 	assert.Equal(t, string(data), string(out))
+}
+
+// A schema 3 table (no bucket provenance) loads as the same table of
+// schema 4, and saves as schema 4.
+func TestLoadTableSchema3(t *testing.T) {
+	tab, err := LoadTable("three.yaml", []byte(edit(t, "schema: 4\n", "schema: 3\n")), tableTestCatalog(t))
+	require.NoError(t, err)
+	four, err := LoadTable("four.yaml", []byte(baseTable), tableTestCatalog(t))
+	require.NoError(t, err)
+	assert.Equal(t, four, tab)
+	out, err := tab.Marshal()
+	require.NoError(t, err)
+	assert.Equal(t, baseTable, string(out))
 }
 
 // requireRoundTrip checks that tab saves and loads back equal (of schema

@@ -3,7 +3,6 @@ package dispatch
 import (
 	"math"
 	"regexp"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -192,27 +191,62 @@ func TestDefaultTableEntriesNameTheirSource(t *testing.T) {
 		if assert.True(t, ok, "%s: device %q is no preset's", name, e.Device) {
 			assert.Equal(t, e.Arch, dev.Arch, "%s: device %q", name, e.Device)
 		}
-		timed := slices.ContainsFunc(e.Buckets, func(b Bucket) bool { return len(b.TimesUS) > 0 })
-		assert.Equal(t, e.Source == SourceMeasured, timed, "%s: source %q, buckets timed: %v", name, e.Source, timed)
-		assert.Contains(t, entrySource(&e, tab.Provenance), " "+e.Device+" ("+e.Date+")", name)
+		for _, b := range e.Buckets {
+			src, dev, day := b.From(&e)
+			if len(b.TimesUS) > 0 {
+				assert.Equal(t, SourceMeasured, src, "%s %s: timed", name, b.String())
+			}
+			assert.Regexp(t, date, day, "%s %s", name, b.String())
+			_, ok := presetFor(dev)
+			assert.True(t, ok, "%s %s: device %q is no preset's", name, b.String(), dev)
+			assert.Contains(t, bucketSource(&e, &b, tab.Provenance), " "+dev+" ("+day+")", name)
+		}
 	}
 }
 
-// Explain's source line tells a measured bucket from the model's.
-func TestEntrySource(t *testing.T) {
+// Explain's source line tells a measured bucket from the model's, and
+// names the bucket's own device and date where it has them.
+func TestBucketSource(t *testing.T) {
 	prov := Provenance{Device: "NVIDIA H200", Date: "2026-11-30"}
+	one := &Bucket{MinM: 1}
 	measured := Entry{Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-01"}
-	assert.Equal(t, "measured on NVIDIA H100 80GB HBM3 (2026-12-01)", entrySource(&measured, prov))
+	assert.Equal(t, "measured on NVIDIA H100 80GB HBM3 (2026-12-01)", bucketSource(&measured, one, prov))
 	old := Entry{Buckets: []Bucket{{MinM: 1, TimesUS: map[int]float64{1: 3}}}}
-	assert.Equal(t, "measured on NVIDIA H200 (2026-11-30)", entrySource(&old, prov), "an older table's timed entry: the provenance's device")
+	assert.Equal(t, "measured on NVIDIA H200 (2026-11-30)", bucketSource(&old, &old.Buckets[0], prov), "an older table's timed entry: the provenance's device")
 	model := Entry{Source: SourceModel, Device: "NVIDIA A100-SXM4-80GB"}
-	assert.Equal(t, "the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured", entrySource(&model, prov))
+	assert.Equal(t, "the analytic model's choice for NVIDIA A100-SXM4-80GB (2026-11-30), not measured", bucketSource(&model, one, prov))
+
+	// A bucket kept from another table or spliced from another tune says
+	// its own source, device and date.
+	kept := &Bucket{MinM: 1, Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-05", TimesUS: map[int]float64{1: 3}}
+	assert.Equal(t, "measured on NVIDIA H200 (2026-12-05)", bucketSource(&measured, kept, prov))
+	assert.Equal(t, "measured on NVIDIA H200 (2026-12-05)", bucketSource(&model, kept, prov), "a measured bucket in a model entry")
+	guess := &Bucket{MinM: 1, Source: SourceModel}
+	assert.Equal(t, "the analytic model's choice for NVIDIA H100 80GB HBM3 (2026-12-01), not measured", bucketSource(&measured, guess, prov))
 
 	// An entry naming no device is not the table's device's when its arch
 	// is not the table's (buckets.yaml's sm_80 entries on an H200 table).
 	prov.Arch = "sm_90"
 	sm80 := Entry{Arch: SM80, Buckets: []Bucket{{MinM: 1}}}
-	assert.Equal(t, "the analytic model's choice for an sm_80 device (the entry names none), not measured", entrySource(&sm80, prov))
+	assert.Equal(t, "the analytic model's choice for an sm_80 device (the entry names none), not measured", bucketSource(&sm80, one, prov))
 	sm90 := Entry{Arch: SM90, Buckets: []Bucket{{MinM: 1}}}
-	assert.Equal(t, "the analytic model's choice for NVIDIA H200 (2026-11-30), not measured", entrySource(&sm90, prov))
+	assert.Equal(t, "the analytic model's choice for NVIDIA H200 (2026-11-30), not measured", bucketSource(&sm90, one, prov))
+}
+
+// Stamp gives a bucket its entry's provenance before it moves into another
+// entry; Unstamp drops what the new entry says itself.
+func TestBucketStampUnstamp(t *testing.T) {
+	h200 := Entry{Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-05"}
+	h100 := Entry{Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-07"}
+	b := Bucket{MinM: 1}
+	b.Stamp(&h200)
+	assert.Equal(t, [3]string{SourceMeasured, "NVIDIA H200", "2026-12-05"}, [3]string{b.Source, b.Device, b.Date})
+	b.Unstamp(&h100)
+	assert.Equal(t, [3]string{"", "NVIDIA H200", "2026-12-05"}, [3]string{b.Source, b.Device, b.Date}, "the same source, another card and day")
+	b.Unstamp(&h200)
+	assert.Equal(t, Bucket{MinM: 1}, b)
+	model := Entry{Source: SourceModel, Device: "NVIDIA H200", Date: "2026-11-30"}
+	b.Stamp(&model)
+	b.Unstamp(&h200)
+	assert.Equal(t, [3]string{SourceModel, "", "2026-11-30"}, [3]string{b.Source, b.Device, b.Date}, "a model bucket in a measured entry")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -57,11 +58,17 @@ func Merge(base *dispatch.Table, prov dispatch.Provenance, entries []dispatch.En
 	return t, kept, nil
 }
 
-// Measured returns copies of entries marked as measured on dev today.
+// Measured returns copies of entries marked as measured on dev today; a
+// bucket kept from the base table (keepOutside) keeps its own source,
+// device and date where they are not these.
 func Measured(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Entry {
 	out := make([]dispatch.Entry, len(entries))
 	for i, e := range entries {
 		e.Source, e.Device, e.Date = dispatch.SourceMeasured, dev.Name, time.Now().UTC().Format("2006-01-02")
+		e.Buckets = slices.Clone(e.Buckets)
+		for j := range e.Buckets {
+			e.Buckets[j].Unstamp(&e)
+		}
 		out[i] = e
 	}
 	return out
@@ -83,10 +90,12 @@ func Heuristic(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Ent
 // keepOutside returns entries with, when minM > 1, each entry's buckets
 // outside minM…maxM taken from base (the entry of its key, else the
 // default for its arch and types): a run that retuned those buckets alone
-// leaves the others as they were. A base bucket that straddles an edge of
-// the tuned range keeps its choice on the part outside it (with the times
-// measured there), so that a run up to 8192 can retune a base whose last
-// bucket is [4097, ∞).
+// leaves the others as they were, each with its own source, device and
+// date (Bucket.Stamp: a bucket the model chose, or one measured on another
+// card or day, says so). A base bucket that straddles an edge of the tuned
+// range keeps its choice on the part outside it (with the times measured
+// there), so that a run up to 8192 can retune a base whose last bucket is
+// [4097, ∞).
 func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int) ([]dispatch.Entry, error) {
 	if minM <= 1 {
 		return entries, nil
@@ -100,6 +109,7 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 		}
 		var bs []dispatch.Bucket
 		for _, b := range from.Buckets {
+			b.Stamp(from)
 			if b.MinM < minM {
 				bs = append(bs, clip(b, b.MinM, min(upper(b), minM-1)))
 			}
@@ -110,6 +120,7 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 			}
 		}
 		for _, b := range from.Buckets {
+			b.Stamp(from)
 			if upper(b) > maxM {
 				bs = append(bs, clip(b, max(b.MinM, maxM+1), b.MaxM))
 			}

@@ -279,7 +279,19 @@ func TestTuneMRange(t *testing.T) {
 				assert.Equal(t, want.Buckets[i].MinM, b.MinM)
 				continue
 			}
-			assert.Equal(t, want.Buckets[i], b, "%s %s: the base's", e.Key(), b.String())
+			wb := want.Buckets[i]
+			wb.Stamp(&want) // the base's entry's source: the model's (no times)
+			assert.Equal(t, wb, b, "%s %s: the base's, with its source", e.Key(), b.String())
+		}
+		// marked measured on the tuning card, the kept buckets still say
+		// they are the model's
+		m := tuning.Measured([]dispatch.Entry{e}, dispatch.H200)[0]
+		for _, b := range m.Buckets {
+			src, dev, _ := b.From(&m)
+			tuned := b.MinM >= 17 && b.MaxM != 0 && b.MaxM <= 512
+			assert.Equal(t, map[bool]string{true: dispatch.SourceMeasured, false: dispatch.SourceModel}[tuned], src, "%s %s", e.Key(), b.String())
+			assert.Equal(t, "NVIDIA H200", dev, "%s %s", e.Key(), b.String())
+			assert.Equal(t, tuned, b.Source == "", "%s %s: its own source only where it is not the entry's", e.Key(), b.String())
 		}
 	}
 	for _, c := range res.Choices {
@@ -299,8 +311,8 @@ func TestTuneMRange(t *testing.T) {
 	}
 	bs := qkvEntry.Buckets
 	require.Len(t, bs, 7, "[1, 16], five tuned, [513, ∞)")
-	assert.Equal(t, dispatch.Bucket{MinM: 1, MaxM: 16, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{1: 5}}, bs[0])
-	assert.Equal(t, dispatch.Bucket{MinM: 513, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{600: 7}}, bs[6])
+	assert.Equal(t, dispatch.Bucket{MinM: 1, MaxM: 16, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{1: 5}, Source: dispatch.SourceMeasured}, bs[0])
+	assert.Equal(t, dispatch.Bucket{MinM: 513, Kernel: "t90_any", SplitK: 1, TimesUS: map[int]float64{600: 7}, Source: dispatch.SourceMeasured}, bs[6])
 	gap := base.Clone()
 	gap.Entries[1].Buckets = []dispatch.Bucket{{MinM: 1, MaxM: 8, Kernel: "t90_any", SplitK: 1}, {MinM: 20, Kernel: "t90_any", SplitK: 1}}
 	_, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, gap)
