@@ -411,7 +411,8 @@ func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out
 }
 
 // StripMeasurements drops from every bucket what only a measurement may say
-// (times, runner-up, margin) and marks the entry SourceModel.
+// (times, runner-up, margin) and its own provenance, and marks the entry
+// SourceModel.
 func (e *Entry) StripMeasurements() {
 	e.Source = SourceModel
 	for i := range e.Buckets {
