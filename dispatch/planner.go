@@ -348,9 +348,10 @@ func (pl *Planner) key(p *Problem, lim Limits) routeKey {
 // entry is described by its arch).
 func bucketSource(e *Entry, b *Bucket, prov Provenance) string {
 	src, dev, date := b.From(e)
-	dev, date = cmp.Or(dev, prov.Device, "a device the table does not name"), cmp.Or(date, prov.Date)
-	if b.Device == "" && e.Device == "" && prov.Arch != "" && prov.Arch != e.Arch.String() {
-		dev, date = "an "+e.Arch.String()+" device (the entry names none)", cmp.Or(b.Date, e.Date)
+	if dev == "" && prov.Arch != "" && prov.Arch != e.Arch.String() {
+		dev = "an " + e.Arch.String() + " device (the entry names none)"
+	} else {
+		dev, date = cmp.Or(dev, prov.Device, "a device the table does not name"), cmp.Or(date, prov.Date)
 	}
 	if date != "" {
 		date = " (" + date + ")"

@@ -107,9 +107,12 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 		if from == nil {
 			return nil, fmt.Errorf("tuning: %s: the base table has no entry for its buckets outside M = %d…%d: tune every bucket (MinM 1)", e.Key(), minM, maxM)
 		}
+		kept := slices.Clone(from.Buckets)
+		for j := range kept {
+			kept[j].Stamp(from)
+		}
 		var bs []dispatch.Bucket
-		for _, b := range from.Buckets {
-			b.Stamp(from)
+		for _, b := range kept {
 			if b.MinM < minM {
 				bs = append(bs, clip(b, b.MinM, min(upper(b), minM-1)))
 			}
@@ -119,8 +122,7 @@ func keepOutside(entries []dispatch.Entry, base *dispatch.Table, minM, maxM int)
 				bs = append(bs, b)
 			}
 		}
-		for _, b := range from.Buckets {
-			b.Stamp(from)
+		for _, b := range kept {
 			if upper(b) > maxM {
 				bs = append(bs, clip(b, max(b.MinM, maxM+1), b.MaxM))
 			}
