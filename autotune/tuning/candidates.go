@@ -24,14 +24,18 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types)
 // candidates lists the kernel × split-K pairs of the native image that may
 // run w at every M of sp on dev, with a distinct effective split and a
 // workspace within cfg.Workspace. Those the model estimates slower than
-// cfg.Prune× the best estimate at every sample M come back as pruned. With
-// cfg.BaseRoutes, only the pairs that table routes w to, none pruned.
+// cfg.Prune× the best estimate at every sample M come back as pruned, but
+// never what the run's base table routes w to there (the incumbent a new
+// choice must beat: the model once pruned the committed route of
+// Llama-3-8B's o at M = 182…256, 1.17× the fastest, for one 1.34× off:
+// docs/perf/2026-12-07-h200-e). With cfg.BaseRoutes, only the pairs that
+// table routes w to, none pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
 	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	native := nativeArch(cfg.Catalog, dev, w.Types)
 	est := map[Candidate][]float64{}
 	var all []Candidate
-	routed := cfg.baseRoutes(dev, w, sp)
+	routed := routesOf(cfg.BaseRoutes, dev, w, sp)
 	ks := cfg.Catalog.Kernels() // a copy: take it once
 	for i := range ks {
 		k := &ks[i]
@@ -71,6 +75,7 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	if cfg.Prune <= 0 || cfg.BaseRoutes != nil {
 		return all, nil
 	}
+	cands = slices.DeleteFunc(routesOf(cfg.incumbent, dev, w, sp), func(c Candidate) bool { return !slices.Contains(all, c) })
 	for i := range sp.SampleMs() {
 		best := math.Inf(1)
 		for _, c := range all {
@@ -90,14 +95,14 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	return cands, pruned
 }
 
-// baseRoutes lists the kernels and split-Ks that cfg.BaseRoutes's exact and
-// default entries for w route sp's sample Ms to (a bucket's kernel of ours,
-// also beside a cuBLASLt algorithm) and those buckets' recorded runners-up
-// of ours, or nil without BaseRoutes: the default's among every weight's, so
-// that the default entry, chosen over the weights together, finds its
-// route and runner-up timed on each. Candidates outside it are not timed.
-func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
-	if cfg.BaseRoutes == nil {
+// routesOf lists the kernels and split-Ks that t's exact and default
+// entries for w route sp's sample Ms to (a bucket's kernel of ours, also
+// beside a cuBLASLt algorithm) and those buckets' recorded runners-up of
+// ours, or nil without t: the default's among every weight's, so that the
+// default entry, chosen over the weights together, finds its route and
+// runner-up timed on each.
+func routesOf(t *dispatch.Table, dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
+	if t == nil {
 		return nil
 	}
 	routed := []Candidate{}
@@ -106,7 +111,7 @@ func (cfg *Config) baseRoutes(dev dispatch.DeviceInfo, w Weight, sp Span) []Cand
 			routed = append(routed, c)
 		}
 	}
-	exact, def := cfg.BaseRoutes.Find(dev.Arch, w.Types, w.N, w.K)
+	exact, def := t.Find(dev.Arch, w.Types, w.N, w.K)
 	for _, m := range sp.SampleMs() {
 		for _, e := range []*dispatch.Entry{exact, def} {
 			if e == nil {

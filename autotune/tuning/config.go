@@ -52,6 +52,9 @@ type Config struct {
 	// measures a table's routes again after their kernels' code changed
 	// (new digests, times and margins; the choice re-made between the two).
 	BaseRoutes *dispatch.Table
+	// incumbent is the table the run merges into (Tune's base): what it
+	// routes each weight and bucket to is timed whatever the model says.
+	incumbent *dispatch.Table
 
 	// Progress, when set, is called after each unit of work (one weight ×
 	// bucket, or filling in one) with the units done and planned so far,

@@ -1,5 +1,10 @@
 package tuning
 
+import "github.com/gemmroute/gemmroute/dispatch"
+
+// SetIncumbent sets the table Tune would merge into (its base).
+func (cfg *Config) SetIncumbent(t *dispatch.Table) { cfg.incumbent = t }
+
 // Candidates exposes candidates to the external tests.
 func (cfg *Config) Candidates(w Weight, sp Span, m Measurer) (cands, pruned []Candidate) {
 	return cfg.candidates(m.Device(), w, sp)

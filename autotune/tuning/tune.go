@@ -129,6 +129,7 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 	}
 	run := *cfg // what this run measures: cuBLASLt only where every measurer has it
 	run.VendorAlgorithms, _ = cfg.VendorUse(ms)
+	run.incumbent = base
 	cfg = &run
 	spans, err := cfg.measure(ms)
 	if err != nil {

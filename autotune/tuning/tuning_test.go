@@ -55,6 +55,17 @@ func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	cands, pruned = cfg.Candidates(qkv, tuning.Span{Lo: 4097, Hi: 8192}, gpu)
 	assert.Contains(t, pruned, cand{Kernel: "t90_row", SplitK: 1})
 	assert.Contains(t, cands, cand{Kernel: "t90_big", SplitK: 1})
+
+	// ... but never what the base table routes the weight to there, nor
+	// that bucket's recorded runner-up: the incumbent is always timed.
+	cfg.SetIncumbent(&dispatch.Table{Entries: []dispatch.Entry{{Arch: dispatch.SM90, Types: qkv.Types, Layout: "tn", N: qkv.N, K: qkv.K,
+		Buckets: []dispatch.Bucket{{MinM: 1, Kernel: "t90_row", SplitK: 1, RunnerUp: "t90_any split-K 1"}}}}})
+	cands, pruned = cfg.Candidates(qkv, tuning.Span{Lo: 4097, Hi: 8192}, gpu)
+	assert.Contains(t, cands, cand{Kernel: "t90_row", SplitK: 1})
+	assert.NotContains(t, pruned, cand{Kernel: "t90_row", SplitK: 1})
+	assert.Contains(t, cands, cand{Kernel: "t90_any", SplitK: 1})
+	assert.Empty(t, pruned)
+	assert.Contains(t, cands, cand{Kernel: "t90_big", SplitK: 1})
 }
 
 // A candidate must plan at every M of its bucket, not at the edges alone:
