@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-
 	"strings"
 	"sync"
 

@@ -23,10 +23,10 @@ type Config struct {
 	Weights []Weight
 	MaxM    int // last bucket edge, a power of two
 	// MinM is the first bucket tuned: 1 (0 too), or a bucket's low edge
-	// (one past a dispatch.IsBucketEdge) up to MaxM. Above 1 the run retunes buckets MinM…MaxM alone:
-	// each tuned entry keeps the base table's buckets outside that range
-	// (its exact entry's, else the default's), which must have the
-	// geometric edges.
+	// (one past a dispatch.IsBucketEdge) up to MaxM. Above 1 the run
+	// retunes buckets MinM…MaxM alone: each tuned entry keeps the base
+	// table's buckets outside that range (its exact entry's, else the
+	// default's), which must have the scheme's edges.
 	MinM       int
 	Splits     []int   // split-K factors tried
 	Workspace  int64   // largest split-K workspace a candidate may need, bytes (an engine's Options.WorkspaceBytes)
