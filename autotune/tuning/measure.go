@@ -62,7 +62,7 @@ func (cfg *Config) tuneSpan(ms Measurer, w Weight, sp Span) (*SpanResult, error)
 	}
 	r.Times = full
 	r.Retimed = cfg.unsettled(r.Times)
-	again, err := r.timeAll(ms, r.Retimed, sp.SampleMs(), 3*cfg.Reps, "retime")
+	again, err := r.timeRounds(ms, r.Retimed, sp.SampleMs(), cfg.Reps, retimeRounds, "retime")
 	if err != nil {
 		return nil, err
 	}
@@ -88,17 +88,68 @@ func (r *SpanResult) timeAll(ms Measurer, cands []Candidate, mm []int, reps int,
 	for _, m := range mm {
 		out[m] = map[Candidate]Timing{}
 		for _, c := range cands {
-			t0 := time.Now()
-			t, err := ms.Time(r.Weight, m, c, reps)
-			r.spend(phase, t0)
+			t, err := r.timeOne(ms, m, c, reps, phase)
 			if err != nil {
-				return nil, fmt.Errorf("%s M=%d: timing %s: %w", r.Weight.Name, m, c, err)
+				return nil, err
 			}
 			out[m][c] = t
-			r.Log = append(r.Log, LogRow{m, c, t, phase})
 		}
 	}
 	return out, nil
+}
+
+// timeOne times c at m (reps replays) and logs the timing under phase.
+func (r *SpanResult) timeOne(ms Measurer, m int, c Candidate, reps int, phase string) (Timing, error) {
+	t0 := time.Now()
+	t, err := ms.Time(r.Weight, m, c, reps)
+	r.spend(phase, t0)
+	if err != nil {
+		return Timing{}, fmt.Errorf("%s M=%d: timing %s: %w", r.Weight.Name, m, c, err)
+	}
+	r.Log = append(r.Log, LogRow{m, c, t, phase})
+	return t, nil
+}
+
+// retimeRounds is how many rounds the retime phase takes (cfg.Reps replays
+// a candidate each round).
+const retimeRounds = 3
+
+// timeRounds times each candidate at each M in rounds, the candidates in
+// turn within a round, reps replays each time, and keeps per candidate the
+// median of its rounds' medians (and of their p90s). A card's clock drifts
+// over the seconds a phase takes — on an H100 one kernel ran 233 µs in the
+// screen and 253 µs in the full timing a few seconds later (docs/perf/
+// 2026-12-07-h200-e, call B) — so candidates timed one after the other
+// could be ranked by the drift; timed in turn, each sees it alike.
+func (r *SpanResult) timeRounds(ms Measurer, cands []Candidate, mm []int, reps, rounds int, phase string) (map[int]map[Candidate]Timing, error) {
+	out := map[int]map[Candidate]Timing{}
+	for _, m := range mm { // M outermost, as timeAll
+		byC := map[Candidate][]Timing{}
+		for range rounds {
+			for _, c := range cands {
+				t, err := r.timeOne(ms, m, c, reps, phase)
+				if err != nil {
+					return nil, err
+				}
+				byC[c] = append(byC[c], t)
+			}
+		}
+		out[m] = map[Candidate]Timing{}
+		for c, ts := range byC {
+			out[m][c] = Timing{Median: middle(ts, func(t Timing) float64 { return t.Median }), P90: middle(ts, func(t Timing) float64 { return t.P90 })}
+		}
+	}
+	return out, nil
+}
+
+// middle is the median of f over ts (the lower middle of an even count).
+func middle(ts []Timing, f func(Timing) float64) float64 {
+	xs := make([]float64, len(ts))
+	for i, t := range ts {
+		xs[i] = f(t)
+	}
+	slices.Sort(xs)
+	return xs[(len(xs)-1)/2]
 }
 
 // fastestAt is the fastest median of ts: of every candidate with vendor,
