@@ -25,7 +25,7 @@ func (w *weightFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.model, "model", "", "tune a model's linear layers: "+tuning.ModelNames())
 	fs.StringVar(&w.shapes, "shapes", "", "or the weights of a shapes CSV (name,M,N,K[,dtype]; M is ignored)")
 	fs.StringVar(&w.types, "types", "", "comma-separated types to tune in (bf16,f16,e4m3→bf16,e4m3→bf16/row,e4m3→bf16/block128,e4m3→f16; -> stands for →; default: bf16 for -model, the CSV's for -shapes)")
-	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [65,128], then half octaves [129,181], [182,256], … up to max-m")
+	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [max-m/2+1, max-m]")
 }
 
 // usageError is a bad flag value: exit code 2.
@@ -76,7 +76,7 @@ func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&c.cfg.Keep, "keep", d.Keep, "the screen keeps candidates within this × the fastest at some M")
 	fs.Float64Var(&c.cfg.Tie, "tie", d.Tie, "time candidates within this fraction of the best worst-case slowdown again")
 	fs.Float64Var(&c.cfg.Noise, "noise", d.Noise, "time again, then flag, timings whose p90 exceeds the median by more than this fraction")
-	fs.IntVar(&c.cfg.MinM, "min-m", d.MinM, "first bucket to tune, a bucket's low edge (1, 17, 33, …, 129, 182, 257, 363, …): above 1 only buckets min-m…max-m are tuned and each entry keeps the -base table's others")
+	fs.IntVar(&c.cfg.MinM, "min-m", d.MinM, "first bucket to tune, a bucket's low edge (1, 17, 33, …): above 1 only buckets min-m…max-m are tuned and each entry keeps the -base table's others")
 }
 
 // config returns the run's configuration, catalog and base table. A bad

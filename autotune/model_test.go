@@ -23,7 +23,7 @@ func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
 	}
 	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-base", base, "-manifest", manifest, "-devices", "2")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "dry run, nothing measured: 4 weights × 20 buckets (M = 1…8192) on 2× NVIDIA H200")
+	assert.Contains(t, stdout, "dry run, nothing measured: 4 weights × 14 buckets (M = 1…8192) on 2× NVIDIA H200")
 	assert.Regexp(t, `Predicted wall time .*: \d+\.\d min, \d+\.\d min of it gating \(a prediction, not a measurement\)`, stdout)
 	written, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -33,7 +33,7 @@ func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
 	// weight has a kernel.
 	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-types", "bf16,f16")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "8 weights × 20 buckets")
+	assert.Contains(t, stdout, "8 weights × 14 buckets")
 	code, _, stderr = runCLI("model", "-model", "llama3-8b", "-device", "v100")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "unknown device preset")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -57,7 +58,7 @@ const maxRoutes = 4096
 type routeKey struct {
 	types          Types // kernelTypes
 	n, k           int
-	mClass         uint8 // bucketClass(M): the scheme's bucket of M (GeometricBuckets)
+	mClass         uint8 // bits.Len(M-1): M in (2^(c-1), 2^c]
 	alignA, alignB uint16
 	ldA, ldB       uint16
 	kAlign         uint16
@@ -262,7 +263,7 @@ func (pl *Planner) plan(p *Problem, lim Limits) (Plan, error) {
 // any set between.)
 func (pl *Planner) classRoute(p *Problem, key routeKey) *route {
 	lo, hi := *p, *p
-	lo.M, hi.M = bucketClassRange(int(key.mClass))
+	lo.M, hi.M = mClassRange(key.mClass)
 	rlo, _ := pl.route(&lo, key)
 	rhi, _ := pl.route(&hi, key)
 	if *rlo != *rhi {
@@ -277,6 +278,15 @@ func (pl *Planner) classRoute(p *Problem, key routeKey) *route {
 		pl.cache[key] = rlo
 	}
 	return rlo
+}
+
+// mClassRange is the range of M of a route key's M class: [1, 1] for class
+// 0, else (2^(c-1), 2^c].
+func mClassRange(class uint8) (lo, hi int) {
+	if class == 0 {
+		return 1, 1
+	}
+	return 1<<class/2 + 1, 1 << class
 }
 
 // noop is the plan of an empty problem: nothing to launch.
@@ -320,7 +330,7 @@ func (pl *Planner) key(p *Problem, lim Limits) routeKey {
 	}
 	return routeKey{
 		types: p.kernelTypes(), n: p.N, k: p.K,
-		mClass: uint8(bucketClass(p.M)),
+		mClass: uint8(bits.Len(uint(p.M - 1))),
 		alignA: alignClass(uint64(p.A)), alignB: alignClass(uint64(p.B)),
 		ldA: alignClass(uint64(p.LDA) * sz), ldB: alignClass(uint64(p.LDB) * sz),
 		kAlign:  alignClass(uint64(p.K)),
@@ -416,14 +426,14 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 
 // heuristic picks, over the constraint survivors and their split-K factors,
-// the least estimated time at the top of p's M class (the scheme's bucket); with a
+// the least estimated time at the top of p's power-of-two M class; with a
 // class, over the survivors of that reduction class at split-K 1 only.
 func (pl *Planner) heuristic(p *Problem, key routeKey, class string, r *route, ex *explanation) {
 	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
 	var lo int
-	lo, rep.M = bucketClassRange(int(key.mClass))
+	lo, rep.M = mClassRange(key.mClass)
 	r.bucket = fmt.Sprintf("M class [%d, %d]", lo, rep.M)
 	best, second := math.Inf(1), math.Inf(1)
 	splits := splitChoices[:]

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"math"
-	"math/big"
 	"slices"
 	"sort"
 
@@ -95,7 +93,7 @@ func (e *Entry) Measured() bool {
 }
 
 // Bucket covers M in [MinM, MaxM] (MaxM = 0: no upper bound). Upper edges are
-// the scheme's (IsBucketEdge: powers of two, and half octaves above 128), and an entry's buckets cover [1, ∞) without gap or overlap.
+// powers of two, and an entry's buckets cover [1, ∞) without gap or overlap.
 // A bucket names a kernel of ours (Kernel, Digest, SplitK), a cuBLASLt
 // algorithm (Vendor; no kernel, no digest, split_k 1), or both: a bucket that
 // cuBLASLt won also keeps the best of our kernels there, which runs wherever
@@ -424,65 +422,18 @@ func (e *Entry) StripMeasurements() {
 	}
 }
 
-// halfOctavesAbove is where the bucket scheme splits each octave in two:
-// above M = 128 a kernel whose tiles fill the card at one edge of an octave
-// wastes most of a wave at the other, and no one kernel is within 10 % of the
-// fastest over a whole octave (docs/perf/2026-12-07-h200-e: on call T's H100
-// timings of the corpus at M = 257…2048, a weight's own octave choice costs
-// ×1.109 at the edges and ×1.134 at held-out Ms inside, a half-octave choice
-// ×1.068 and ×1.073).
-const halfOctavesAbove = 128
-
-// bucketEdges are the scheme's upper bucket edges, ascending: the powers of
-// two up to 2^62 and, above halfOctavesAbove, ⌊2^j·√2⌋ between 2^j and
-// 2^(j+1) (181, 362, 724, 1448, …).
-var bucketEdges = func() []int {
-	var out []int
-	for j := 0; j <= 62; j++ {
-		out = append(out, 1<<j)
-		if 1<<j >= halfOctavesAbove && j < 62 {
-			r := new(big.Int).Sqrt(new(big.Int).Lsh(big.NewInt(1), uint(2*j+1))) // ⌊√(2^(2j+1))⌋ = ⌊2^j·√2⌋
-			out = append(out, int(r.Int64()))
-		}
-	}
-	return out
-}()
-
-// IsBucketEdge reports whether m may end a bucket (its max_m): a power of
-// two, or above 128 the half-octave edge ⌊2^j·√2⌋ between two.
-func IsBucketEdge(m int) bool {
-	i := sort.SearchInts(bucketEdges, m)
-	return i < len(bucketEdges) && bucketEdges[i] == m
-}
-
-// bucketClass is the index of the scheme's bucket holding m ≥ 1:
-// 0 for [1, 1], len(bucketEdges) above the last edge.
-func bucketClass(m int) int { return sort.SearchInts(bucketEdges, m) }
-
-// bucketClassRange is the range of M of the scheme's bucket class.
-func bucketClassRange(class int) (lo, hi int) {
-	if class == 0 {
-		return 1, 1
-	}
-	if class >= len(bucketEdges) {
-		return bucketEdges[len(bucketEdges)-1] + 1, math.MaxInt
-	}
-	return bucketEdges[class-1] + 1, bucketEdges[class]
-}
-
-// GeometricBuckets is the table's bucket scheme up to maxM (a bucket edge,
-// a power of two for a whole scheme): [1, 1], [2, 2], [3, 4], …, [65, 128],
-// then half octaves [129, 181], [182, 256], [257, 362], [363, 512], … up to
-// maxM, then [maxM+1, ∞). Kernels are left unset.
+// GeometricBuckets is the table's bucket scheme up to maxM (a power of two):
+// [1, 1], [2, 2], [3, 4], [5, 8], …, [maxM/2+1, maxM], then [maxM+1, ∞).
+// Kernels are left unset.
 func GeometricBuckets(maxM int) []Bucket {
 	var out []Bucket
 	lo := 1
-	for _, hi := range bucketEdges {
-		if hi > maxM {
-			break
-		}
+	for hi := 1; hi <= maxM; hi *= 2 {
 		out = append(out, Bucket{MinM: lo, MaxM: hi})
 		lo = hi + 1
+		if hi > maxM/2 { // the last edge: doubling again could overflow
+			break
+		}
 	}
 	return append(out, Bucket{MinM: lo})
 }

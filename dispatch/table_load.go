@@ -696,12 +696,12 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	}
 	switch _, v := field(m, "max_m"); {
 	case b.MaxM == 0 && !last && !l.bad(v):
-		l.errorf(m.Line, "open-ended bucket (no max_m) is not the last: give it a max_m (a bucket edge) or move it to the end")
+		l.errorf(m.Line, "open-ended bucket (no max_m) is not the last: give it a max_m (a power of two) or move it to the end")
 	case b.MaxM != 0 && last:
 		l.errorf(at(m, "max_m"), "last bucket ends at max_m %d: remove max_m so that it covers every larger M", b.MaxM)
 	}
-	if b.MaxM != 0 && !IsBucketEdge(b.MaxM) {
-		l.errorf(at(m, "max_m"), "max_m %d is not a bucket edge: edges are the powers of two and, above 128, ⌊2^j·√2⌋ between them (…, 64, 128, 181, 256, 362, 512, …)", b.MaxM)
+	if b.MaxM != 0 && (b.MaxM < 0 || b.MaxM&(b.MaxM-1) != 0) {
+		l.errorf(at(m, "max_m"), "max_m %d is not a power of two: bucket edges are powers of two (…, 16, 32, 64, …)", b.MaxM)
 	}
 	if b.MaxM != 0 && b.MaxM < b.MinM {
 		l.errorf(at(m, "max_m"), "max_m %d is below min_m %d: the bucket holds no M", b.MaxM, b.MinM)

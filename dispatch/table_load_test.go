@@ -129,7 +129,7 @@ func TestLoadTableErrors(t *testing.T) {
 		{"first min_m", edit(t, "min_m: 1\n", "min_m: 2\n"), 9, "first bucket starts at min_m 2"},
 		{"gap", edit(t, "min_m: 17", "min_m: 20"), 14, "gap: M in [17, 19] has no bucket"},
 		{"overlap", edit(t, "min_m: 17", "min_m: 16"), 14, "overlap: min_m 16 is inside the previous bucket"},
-		{"max_m not an edge", edit(t, "max_m: 16\n", "max_m: 24\n"), 10, "max_m 24 is not a bucket edge"},
+		{"max_m not power of two", edit(t, "max_m: 16\n", "max_m: 24\n"), 10, "max_m 24 is not a power of two"},
 		{"max_m below min_m", edit(t, "        split_k: 1\n", "        split_k: 1\n      - min_m: 17\n        max_m: 8\n        kernel: k90_bf16\n        split_k: 1\n"), 15, "max_m 8 is below min_m 17"},
 		{"bounded last", edit(t, "      - min_m: 17\n", "      - min_m: 17\n        max_m: 64\n"), 15, "last bucket ends at max_m 64"},
 		{"open-ended not last", edit(t, "        max_m: 16\n", ""), 9, "open-ended bucket (no max_m) is not the last"},

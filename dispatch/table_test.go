@@ -158,39 +158,13 @@ func TestStripMeasurements(t *testing.T) {
 	assert.Equal(t, SourceModel, e.Source)
 }
 
-func TestIsBucketEdge(t *testing.T) {
-	for _, m := range []int{1, 2, 4, 128, 181, 256, 362, 512, 724, 1448, 2896, 5792, 1 << 62} {
-		assert.True(t, IsBucketEdge(m), "%d", m)
-	}
-	for _, m := range []int{0, -1, 3, 90, 91, 180, 182, 363, 725, 1<<62 + 1, math.MaxInt} {
-		assert.False(t, IsBucketEdge(m), "%d", m)
-	}
-	// bucketClass agrees with GeometricBuckets at every edge and one past it.
-	for i, b := range GeometricBuckets(1 << 62) {
-		for _, m := range []int{b.MinM, max(b.MinM, b.MaxM)} {
-			lo, hi := bucketClassRange(bucketClass(m))
-			assert.Equal(t, i, bucketClass(m), "M = %d", m)
-			assert.Equal(t, b.MinM, lo, "M = %d", m)
-			if b.MaxM != 0 {
-				assert.Equal(t, b.MaxM, hi, "M = %d", m)
-			} else {
-				assert.Equal(t, math.MaxInt, hi)
-			}
-		}
-	}
-}
-
 func TestGeometricBuckets(t *testing.T) {
 	assert.Equal(t, []Bucket{{MinM: 1, MaxM: 1}, {MinM: 2, MaxM: 2}, {MinM: 3, MaxM: 4}, {MinM: 5, MaxM: 8}, {MinM: 9, MaxM: 16}, {MinM: 17}},
 		GeometricBuckets(16))
-	// Half octaves above 128, split at ⌊2^j·√2⌋.
-	assert.Equal(t, []Bucket{{MinM: 65, MaxM: 128}, {MinM: 129, MaxM: 181}, {MinM: 182, MaxM: 256}, {MinM: 257, MaxM: 362}, {MinM: 363, MaxM: 512},
-		{MinM: 513, MaxM: 724}, {MinM: 725, MaxM: 1024}, {MinM: 1025}}, GeometricBuckets(1024)[7:])
-	assert.Len(t, GeometricBuckets(8192), 21)
-	assert.Equal(t, Bucket{MinM: 5931642, MaxM: 1 << 23}, GeometricBuckets(1 << 23)[39], "⌊2^22·√2⌋ = 5931641")
+	assert.Len(t, GeometricBuckets(8192), 15)
 	// The largest powers of two end (doubling past 2^62 once overflowed and never stopped).
-	assert.Equal(t, Bucket{MinM: 1<<62 + 1}, GeometricBuckets(1 << 62)[118])
-	assert.Len(t, GeometricBuckets(1<<62), 119)
+	assert.Equal(t, Bucket{MinM: 1<<62 + 1}, GeometricBuckets(1 << 62)[63])
+	assert.Len(t, GeometricBuckets(1<<62), 64)
 	assert.Equal(t, GeometricBuckets(1<<62), GeometricBuckets(math.MaxInt), "not a power of two: the edges below it")
 	// The scheme is one the loader accepts.
 	bs := GeometricBuckets(64)

@@ -304,7 +304,7 @@ func (pl *Planner) vendorRoute(p *Problem, key routeKey, b *Bucket) (*route, str
 		return nil, why
 	}
 	r := &route{vendor: b.Vendor, algo: b.Vendor.bytes(), splitK: 1}
-	lo, hi := bucketClassRange(int(key.mClass))
+	lo, hi := mClassRange(key.mClass)
 	lo = max(lo, b.MinM)
 	if b.MaxM != 0 {
 		hi = min(hi, b.MaxM)

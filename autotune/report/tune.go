@@ -174,7 +174,7 @@ func (r *Tune) route(w tuning.Weight, m int, def bool) (tuning.Candidate, bool) 
 
 // heldOut writes the bucket loss at the probe Ms, which no choice saw.
 func (r *Tune) heldOut(w *strings.Builder) {
-	fmt.Fprintln(w, "## Bucket loss, held out\n\nAt each bucket's held-out M, one no choice was made on (its geometric middle): the routed kernel's time against the fastest kept candidate there, for the exact entry and for the default entry.\n\n| weight | M | exact entry µs | loss | default entry µs | loss | fastest µs | fastest candidate |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Fprintln(w, "## Bucket loss, held out\n\nAt each bucket's held-out M, one no choice was made on (its geometric middle; from M = 257 on, where the choice is made on the middle too, the middle of its upper half): the routed kernel's time against the fastest kept candidate there, for the exact entry and for the default entry.\n\n| weight | M | exact entry µs | loss | default entry µs | loss | fastest µs | fastest candidate |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
 	var exactLoss, defLoss []float64
 	for _, s := range r.Spans {
 		pm := s.Span.ProbeM()

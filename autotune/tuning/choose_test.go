@@ -76,14 +76,15 @@ func TestSpans(t *testing.T) {
 	assert.Equal(t, 6, Span{5, 8}.ProbeM())
 	assert.Equal(t, []int{5, 8}, Span{5, 8}.SampleMs())
 	assert.Equal(t, []int{5, 6, 8}, Span{5, 8}.TimedMs())
-	// above 128 the buckets are half octaves, chosen on their edges and probed at their middles
-	assert.Equal(t, []Span{{65, 128}, {129, 181}, {182, 256}, {257, 362}, {363, 512}}, Spans(512)[7:])
-	assert.Equal(t, []int{129, 153, 181}, Span{129, 181}.TimedMs())
-	assert.Equal(t, []int{363, 512}, Span{363, 512}.SampleMs())
-	assert.Equal(t, 431, Span{363, 512}.ProbeM())
-	assert.Equal(t, []int{725, 862, 1024}, Span{725, 1024}.TimedMs())
-	assert.Equal(t, 6889, Span{5793, 8192}.ProbeM())
-	assert.Len(t, Spans(8192), 20)
+	assert.Equal(t, []int{129, 256}, Span{129, 256}.SampleMs(), "below middleFrom: the edges alone")
+	assert.Equal(t, 182, Span{129, 256}.ProbeM())
+	// from middleFrom the choice is made on the middle too, and the probe is the upper half's middle
+	assert.Equal(t, []int{257, 363, 512}, Span{257, 512}.SampleMs())
+	assert.Equal(t, 431, Span{257, 512}.ProbeM())
+	assert.Equal(t, []int{513, 725, 861, 1024}, Span{513, 1024}.TimedMs())
+	assert.Equal(t, []int{4097, 5793, 8192}, Span{4097, 8192}.SampleMs())
+	assert.Equal(t, 6889, Span{4097, 8192}.ProbeM())
+	assert.Len(t, Spans(8192), 14)
 }
 
 var qkv = Weight{"l3-8b.qkv", dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 6144, 4096}

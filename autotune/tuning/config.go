@@ -23,10 +23,10 @@ type Config struct {
 	Weights []Weight
 	MaxM    int // last bucket edge, a power of two
 	// MinM is the first bucket tuned: 1 (0 too), or a bucket's low edge
-	// (one past a dispatch.IsBucketEdge) up to MaxM. Above 1 the run
-	// retunes buckets MinM…MaxM alone: each tuned entry keeps the base
-	// table's buckets outside that range (its exact entry's, else the
-	// default's), which must have the scheme's edges.
+	// 2^j + 1 up to MaxM. Above 1 the run retunes buckets MinM…MaxM alone:
+	// each tuned entry keeps the base table's buckets outside that range
+	// (its exact entry's, else the default's), which must have the
+	// geometric edges.
 	MinM       int
 	Splits     []int   // split-K factors tried
 	Workspace  int64   // largest split-K workspace a candidate may need, bytes (an engine's Options.WorkspaceBytes)
@@ -111,7 +111,7 @@ func (c *Config) Validate() error {
 		{c.Catalog == nil, "Catalog", nil, "a catalog: the kernels to tune"},
 		{len(c.Weights) == 0, "Weights", 0, "at least one weight"},
 		{c.MaxM < 1 || c.MaxM > MaxDim || c.MaxM&(c.MaxM-1) != 0, "MaxM", c.MaxM, "a power of two up to 2^31 (the last bucket edge)"},
-		{c.MinM < 0 || c.MinM > 1 && (c.MinM > c.MaxM || !dispatch.IsBucketEdge(c.MinM-1)), "MinM", c.MinM, "1, or a bucket's low edge up to MaxM (such as 17, or 363: one past a bucket edge, dispatch.GeometricBuckets)"},
+		{c.MinM < 0 || c.MinM > 1 && (c.MinM > c.MaxM || (c.MinM-1)&(c.MinM-2) != 0), "MinM", c.MinM, "1, or a bucket's low edge 2^j + 1 up to MaxM (such as 17)"},
 		{len(c.Splits) == 0 || len(c.Splits) > maxSplitK || slices.ContainsFunc(c.Splits, func(s int) bool { return s < 1 || s > maxSplitK }) || repeats(c.Splits),
 			"Splits", c.Splits, "positive split-K factors up to 1024, each once, such as 1,2,4,8"},
 		{c.Workspace < 0, "Workspace", c.Workspace, "≥ 0 bytes"},

@@ -27,7 +27,7 @@ const MethodBaseRoutes = "autotune tune -base-routes: each bucket's route and re
 // choiceRule and heuristicNote are what both method lines say of how a
 // bucket is chosen (Span.SampleMs) and of unmeasured entries.
 const (
-	choiceRule    = "choice = least worst-case slowdown over the bucket's edges (half-octave buckets above M = 128)"
+	choiceRule    = "choice = least worst-case slowdown over the bucket's edges (from M = 257 on, and its geometric middle)"
 	heuristicNote = "Entries without times_us are heuristic, not measured."
 )
 
