@@ -1,6 +1,6 @@
-# Twenty-third session (any card): the corpus's seven weights tuned at M = LO…HI with the half-octave buckets
-# (d050d61: edges at the powers of two and ⌊2^j·√2⌋ above 128, chosen on the edges, probed at the middle), our
-# kernels only, into BASE; then the README's shapes, the 64 between powers of two and 72 off-grid shapes (M = 150,
+# Twenty-third session (any card): the corpus's seven weights tuned at M = LO…HI on the table's bucket scheme
+# (calls A and B ran d050d61's half octaves: edges at the powers of two and ⌊2^j·√2⌋ above 128; octaves again
+# since 98953b4), our kernels only, into BASE; then the README's shapes, the 64 between powers of two and 72 off-grid shapes (M = 150,
 # 300, 450, 600, 850, 1200, 1700, 2400, 3500: no bucket edge, so out of sample for both tables) benched beside
 # torch.mm with the tuned table and the committed one, same kernels.
 # Prediction (before the run), call A (LO=129 HI=1024): from call T's timings (half.py), the 257–1023 regime from
