@@ -102,8 +102,8 @@ func (r *Tune) summary(w *strings.Builder) {
 		timings, retimed = timings+len(s.Log), retimed+len(s.Retimed)
 	}
 	fmt.Fprintf(w, "# Tuning on %s (%s, %d SMs)\n\n", r.Device.Name, r.Device.Arch, r.Device.SMs)
-	fmt.Fprintf(w, "%d weights × %d buckets (M = %d…%d) on %d device(s) in %s. Split-K %v; %d replays per timing (screen %d, keep ≤ %.2f× the fastest); near-ties within %.0f %% and timings with p90 > median + %.0f %% timed again in 3 interleaved rounds; candidates the model puts above %.1f× the best estimate not timed.\n\n",
-		len(c.Weights), len(c.Spans()), max(c.MinM, 1), c.MaxM, r.Devices, r.Elapsed.Round(time.Second), c.Splits, c.Reps, c.ScreenReps, c.Keep, 100*c.Tie, 100*c.Noise, c.Prune)
+	fmt.Fprintf(w, "%d weights × %d buckets (M = %d…%d) on %d device(s) in %s. Split-K %v; %d replays per timing (screen %d, keep ≤ %.2f× the fastest); near-ties within %.0f %% and timings with p90 > median + %.0f %% timed again in %d interleaved rounds; candidates the model puts above %.1f× the best estimate not timed.\n\n",
+		len(c.Weights), len(c.Spans()), max(c.MinM, 1), c.MaxM, r.Devices, r.Elapsed.Round(time.Second), c.Splits, c.Reps, c.ScreenReps, c.Keep, 100*c.Tie, 100*c.Noise, tuning.RetimeRounds, c.Prune)
 	fmt.Fprintf(w, "Candidates over all (weight, bucket) pairs: %d passed the correctness gate, %d rejected by it, %d pruned by the model; %d timings taken, %d candidates timed again.\n\n",
 		passed, rejected, pruned, timings, retimed)
 	fmt.Fprintf(w, "Method: %s\n\n", tuning.Method)

@@ -27,7 +27,7 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types)
 // cfg.Prune× the best estimate at every sample M come back as pruned, but
 // never what the run's base table routes w to there (the incumbent a new
 // choice must beat: the model once pruned the committed route of
-// Llama-3-8B's o at M = 182…256, 1.17× the fastest, for one 1.34× off:
+// Llama-3-8B's o at M = 182 and 256, 1.17× the fastest, for one 1.34× off:
 // docs/perf/2026-12-07-h200-e). With cfg.BaseRoutes, only the pairs that
 // table routes w to, none pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {

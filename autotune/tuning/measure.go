@@ -62,7 +62,7 @@ func (cfg *Config) tuneSpan(ms Measurer, w Weight, sp Span) (*SpanResult, error)
 	}
 	r.Times = full
 	r.Retimed = cfg.unsettled(r.Times)
-	again, err := r.timeRounds(ms, r.Retimed, sp.SampleMs(), cfg.Reps, retimeRounds, "retime")
+	again, err := r.timeRounds(ms, r.Retimed, sp.SampleMs(), cfg.Reps, RetimeRounds, "retime")
 	if err != nil {
 		return nil, err
 	}
@@ -110,9 +110,9 @@ func (r *SpanResult) timeOne(ms Measurer, m int, c Candidate, reps int, phase st
 	return t, nil
 }
 
-// retimeRounds is how many rounds the retime phase takes (cfg.Reps replays
-// a candidate each round).
-const retimeRounds = 3
+// RetimeRounds is how many rounds the retime phase takes (Config.Reps
+// replays a candidate each round).
+const RetimeRounds = 3
 
 // timeRounds times each candidate at each M in rounds, the candidates in
 // turn within a round, reps replays each time, and keeps per candidate the

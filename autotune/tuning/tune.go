@@ -37,7 +37,7 @@ type SpanResult struct {
 	Rejects []Reject                     // what the gate threw out
 	Pruned  []Candidate                  // estimated too slow to time
 	Kept    []Candidate                  // fully timed at the sample Ms (the screen's survivors)
-	Retimed []Candidate                  // near-ties and noisy candidates, timed again in 3 interleaved rounds
+	Retimed []Candidate                  // near-ties and noisy candidates, timed again in RetimeRounds interleaved rounds
 	Times   map[int]map[Candidate]Timing // final timings at the sample Ms
 	Events  map[int]Timing               // the exact entry's choice by per-call events, by M
 	Probe   map[Candidate]Timing         // held-out timings at Span.ProbeM()
