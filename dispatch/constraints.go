@@ -137,7 +137,7 @@ func checkKernel(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, 
 	case splitK < 1 || splitK > k.MaxSplitK:
 		return rj(ruleSplitK, "split-K %d outside 1..%d", splitK, k.MaxSplitK)
 	}
-	if need := planWorkspace(k, p, splitK, dev.SMs, lim.WorkspaceBytes); need > 0 {
+	if need := planWorkspace(k, p, max(splitK, tailParts(k, p, dev.SMs, lim.workspaceLimit())), dev.SMs, lim.WorkspaceBytes); need > 0 {
 		what := fmt.Sprintf("split-K %d", splitK)
 		switch {
 		case k.Repack():

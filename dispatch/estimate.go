@@ -51,7 +51,7 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 		bytes += 2 * float64(splitK) * float64(p.M) * float64(p.N) * 4
 	}
 	if k.StreamK() { // partial tiles written and read back, through L2
-		bytes += 2 * float64(streamKWorkspace(k, p, dev.SMs)) / 3
+		bytes += 2 * float64(streamKWorkspace(k, p, dev.SMs, tailParts(k, p, dev.SMs, DefaultWorkspaceBytes))) / 3
 	}
 	// Element loads (alignment below 16 bytes) issue 8× the instructions.
 	if k.PtrAlign < 16 {
@@ -73,7 +73,7 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	}
 	if k.StreamK() { // whole waves, then the tail tiles' parts in one more
 		g := float64(streamKGrid(k, p, dev.SMs))
-		eff = math.Min(1, blocks/(g*streamKWaves(k, p, dev.SMs)))
+		eff = math.Min(1, blocks/(g*streamKWaves(k, p, dev.SMs, tailParts(k, p, dev.SMs, DefaultWorkspaceBytes))))
 		blocks = g
 	}
 	// Latency hiding: the bytes in flight per SM against bandwidth × latency

@@ -153,6 +153,109 @@ func TestStreamKGrid(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
 }
 
+// TestStreamKTailParts: a stream-K kernel of planned parts runs with the
+// tail split of the model (tailParts) within the workspace it may have —
+// none under Limits.NoSplitK, where it still runs, every tile whole — and
+// reserves a partial tile for every part but a tail tile's last, and one
+// tail tile more (the shifted neighbour's).
+func TestStreamKTailParts(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	const name = "gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16"
+	k := cat.Kernel(name)
+	require.NotNil(t, k)
+	require.True(t, k.StreamK() && k.TailParts())
+	const tile = 128 * 192 * 4
+	for _, c := range []struct {
+		m, n, k int
+		lim     Limits
+		parts   int
+		ws      int64
+	}{
+		// 135 tiles: 132 whole, 3 in 5 parts (ws_stream_k: 32 parts)
+		{600, 5120, 4096, Limits{}, 5, 4 * 4 * tile},
+		{600, 5120, 4096, Limits{WorkspaceBytes: 1 << 20}, 3, 2 * 4 * tile},
+		{600, 5120, 4096, Limits{NoSplitK: true}, 1, 0},
+		// 220 tiles: 88 in 3 parts, two part-waves of 22 k-tiles
+		{1200, 4096, 4096, Limits{}, 3, 2 * 89 * tile},
+		{768, 4096, 4096, Limits{}, 1, 0},             // 132 tiles: one whole wave
+		{300, 5120, 4096, Limits{}, 3, 2 * 81 * tile}, // 81 tiles, no whole wave: 3 parts each
+	} {
+		p := PlaceholderProblem(c.m, c.n, c.k, Types{In: BF16, Out: BF16})
+		plan, err := NewPlanner(cat, nil, H200, c.lim).PlanKernel(&p, name, 1)
+		require.NoError(t, err, "%+v", c)
+		assert.Equal(t, [3]uint32{132, 1, 1}, plan.mainLaunch().grid, "%+v", c)
+		assert.Equal(t, c.parts, plan.tailParts, "%+v", c)
+		assert.Equal(t, c.ws, plan.WorkspaceBytes, "%+v", c)
+		assert.Contains(t, plan.Explain(), "stream-K", "%+v", c)
+	}
+}
+
+// The kernel's walk (kernels/src/ws_streamk.cuh, ws_stream_k_planned), in
+// Go: every k-tile of every tile is computed once; a finisher waits only on
+// parts of smaller number, which its block's walk or a lower one's has
+// passed; the slots stay within streamKSlots; the shifted last M tile and
+// the one before it are split alike.
+func TestStreamKTailPartsWalk(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	k := cat.Kernel("gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16")
+	require.NotNil(t, k)
+	for _, c := range [][3]int{{600, 10240, 1032}, {600, 5120, 4096}, {1200, 4096, 4096}, {300, 5120, 4096}, {800, 4096, 4096}, {129, 384, 128}, {5000, 14336, 256}} {
+		for _, g := range []int{132, 114, 7} {
+			for s := 1; s <= maxTailParts; s++ {
+				m, n, kk := c[0], c[1], c[2]
+				bm := k.TileM
+				mt, nt, kt := int64(ceilDiv(m, bm)), int64(ceilDiv(n, k.TileN)), int64(ceilDiv(kk, k.TileK))
+				all := mt * nt
+				parts := max(1, min(int64(s), kt))
+				kp := (kt + parts - 1) / parts
+				parts = (kt + kp - 1) / kp
+				full := all
+				if parts > 1 {
+					full = all / int64(g) * int64(g)
+				}
+				rows := min(8, mt)
+				if parts > 1 && m >= bm && m%bm != 0 && rows >= 2 && full > 0 && full < rows*nt && full%rows == 1 {
+					full--
+				}
+				rest := all - full
+				what := fmt.Sprintf("M=%d N=%d K=%d G=%d S=%d", m, n, kk, g, s)
+				covered := make([]int64, all) // k-tiles per tile
+				split := make([]bool, all)
+				slots := int64(0)
+				for b := int64(0); b < int64(g); b++ {
+					for t := b; t < full; t += int64(g) {
+						covered[t] += kt
+					}
+					for q := b; q < rest*parts; q += int64(g) {
+						j, i := q/rest, q%rest
+						k0 := j * kp
+						covered[full+i] += min(kt, k0+kp) - k0
+						split[full+i] = parts > 1
+						if j < parts-1 {
+							slots = max(slots, q+1)
+						} else {
+							for jj := int64(0); jj < parts-1; jj++ {
+								require.Less(t, jj*rest+i, q, what) // waits on an earlier part
+							}
+						}
+					}
+				}
+				for tile, n := range covered {
+					require.Equal(t, kt, n, "%s: tile %d", what, tile)
+				}
+				require.LessOrEqual(t, slots, streamKSlots(k, &Problem{M: m, N: n, K: kk}, g, s), what)
+				if m >= bm && m%bm != 0 && mt >= 2 { // tile ids 0 and 1 of each N tile's first group: tm = mt − 1, mt − 2
+					for tn := int64(0); tn < nt; tn++ {
+						require.Equal(t, split[tn*rows], split[tn*rows+1], "%s: N tile %d", what, tn)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestRepackPlan: a repack kernel takes only problems whose operands TMA
 // cannot read as they are; its plan launches the repack first, over the rows
 // it copies, then the GEMM on the copies (K and the pitches rounded up to 8

@@ -47,6 +47,7 @@ type Plan struct {
 
 	problem   Problem             // the problem planned
 	kPerSplit int                 // K elements per split
+	tailParts int                 // a stream-K kernel of planned parts: its tail split (Params.TailParts); else 1
 	launches  [maxLaunches]launch // in order; the engine launches exactly these
 	nLaunches uint8               // how many of launches are used
 	route     *route
@@ -200,8 +201,10 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		Kernel: k, SplitK: s, kPerSplit: kps, Level: r.level,
 		problem: *orig, route: r, planner: planner, lim: lim, nLaunches: 1,
 	}
-	pl.WorkspaceBytes = workspaceNeed(k, p, s, sms) // split-K or stream-K partials
-	if k.Repack() {                                 // the copies after the partials; chunked, each launch covers a chunk's rows
+	pl.tailParts = tailParts(k, p, sms, lim.workspaceLimit())
+	// split-K or stream-K partials (one of s and tailParts is 1)
+	pl.WorkspaceBytes = workspaceNeed(k, p, max(s, pl.tailParts), sms)
+	if k.Repack() { // the copies after the partials; chunked, each launch covers a chunk's rows
 		pl.pack = packPlan(orig, pl.WorkspaceBytes, lim.WorkspaceBytes, k.TileM)
 		p.M = pl.pack.rows
 	}
@@ -411,6 +414,10 @@ func (pl Plan) Explain() string {
 			if c := pl.pack.chunks(pl.problem.M); c > 1 {
 				fmt.Fprintf(&b, "; these launches run %d times, over %d rows of A and D at a time (B copied the first time only): all of A's copy would not fit the workspace", c, pl.pack.rows)
 			}
+		case pl.Kernel.TailParts() && pl.tailParts == 1:
+			b.WriteString(" (stream-K of planned parts, none split here: every tile whole, in waves)")
+		case pl.Kernel.TailParts():
+			fmt.Fprintf(&b, " (stream-K: whole tiles in waves, the partial last wave's tiles split along K in %d parts; split tiles are summed in the kernel, in a fixed order)", pl.tailParts)
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
 		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
@@ -459,37 +466,101 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 // streamKSplit is how a stream-K kernel's grid of g blocks divides p (as
 // kernels/src/ws_streamk.cuh does): full tiles taken whole in full/g waves,
 // and the rest tiles of the partial last wave split along K into parts of
-// equal k-tiles, one block each.
-func streamKSplit(k *kernels.KernelSpec, p *Problem, g int) (full, rest, parts int64) {
+// equal k-tiles — ws_stream_k: as many as give each block one part
+// (⌊g/rest⌋); a kernel of planned parts (KernelSpec.TailParts): s, the
+// plan's tail split (all tiles whole when it is 1), several parts a block
+// where rest·s > g.
+func streamKSplit(k *kernels.KernelSpec, p *Problem, g, s int) (full, rest, parts int64) {
 	tiles, kt := tileCount(k, p), int64(ceilDiv(p.K, k.TileK))
 	full = tiles / int64(g) * int64(g)
 	rest, parts = tiles-full, 1
 	if rest > 0 {
 		parts = max(1, min(int64(g)/rest, kt))
+		if k.TailParts() {
+			parts = max(1, min(int64(s), kt))
+		}
 		kp := (kt + parts - 1) / parts
 		parts = (kt + kp - 1) / kp
+	}
+	if k.TailParts() && parts == 1 {
+		full, rest = tiles, 0
 	}
 	return full, rest, parts
 }
 
-// streamKWorkspace is the workspace stream-K kernel k needs for p on sms
-// SMs: a TileM × TileN fp32 partial for every part but a tail tile's last,
-// none when the grid divides the tiles.
-func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms int) int64 {
-	_, rest, parts := streamKSplit(k, p, streamKGrid(k, p, sms))
-	return satmath.Mul(rest*(parts-1), int64(k.TileM)*int64(k.TileN)*4)
+// streamKSlots is how many fp32 partial tiles a stream-K kernel writes for
+// p with tail split s on a grid of g blocks: every part but a tail tile's
+// last; for planned parts one tail tile more where the full tiles are not
+// all (the kernel moves the shifted last M tile's neighbour into the tail,
+// kernels/src/ws_streamk.cuh).
+func streamKSlots(k *kernels.KernelSpec, p *Problem, g, s int) int64 {
+	full, rest, parts := streamKSplit(k, p, g, s)
+	if k.TailParts() && parts > 1 && full > 0 {
+		rest++
+	}
+	return rest * (parts - 1)
 }
 
-// streamKWaves is how long a stream-K kernel's grid runs for p on sms SMs,
-// in the time of one whole tile: its whole waves and, with a tail, one part.
-func streamKWaves(k *kernels.KernelSpec, p *Problem, sms int) float64 {
-	g := streamKGrid(k, p, sms)
-	full, rest, parts := streamKSplit(k, p, g)
-	w := float64(full / int64(g))
+// streamKWorkspace is the workspace stream-K kernel k needs for p with tail
+// split s on sms SMs: a TileM × TileN fp32 partial per slot, none when the
+// grid divides the tiles.
+func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms, s int) int64 {
+	return satmath.Mul(streamKSlots(k, p, streamKGrid(k, p, sms), s), int64(k.TileM)*int64(k.TileN)*4)
+}
+
+// streamKWaves is how long a stream-K kernel's grid runs for p with tail
+// split s on sms SMs, in the time of one whole tile: its whole waves and,
+// with a tail, its parts' waves (one for ws_stream_k).
+func streamKWaves(k *kernels.KernelSpec, p *Problem, sms, s int) float64 {
+	g := int64(streamKGrid(k, p, sms))
+	full, rest, parts := streamKSplit(k, p, int(g), s)
+	w := float64((full + g - 1) / g) // planned parts of 1 take every tile whole
 	if rest > 0 {
-		w += 1 / float64(parts)
+		w += float64((rest*parts+g-1)/g) / float64(parts)
 	}
 	return w
+}
+
+// maxTailParts is the most parts a stream-K kernel of planned parts splits
+// a tail tile into.
+const maxTailParts = 8
+
+// tailParts is the tail split a stream-K kernel of planned parts runs p
+// with on sms SMs within limit bytes of workspace (Params.TailParts; 1 for
+// other kernels): of 1…maxTailParts, the one whose tail is shortest by a
+// model in k-tiles of one tile — each part-wave (⌈rest·S/G⌉) as long as a
+// part, and every part's partial written or read back once by a block
+// alone, a TileM × TileN fp32 tile against a k-tile's (TileM + TileN) ×
+// TileK 16-bit loads — with its partials in limit bytes and
+// kernels.StreamKFlags flag words. S = 1 runs the tail tiles whole. (The
+// grid's own choice, ws_stream_k's ⌊G/R⌋, has a tail of 3 tiles of 128x192
+// at mistral-nemo o, M = 600, in 32 parts of 2 k-tiles, the finisher
+// reading back 31 partial tiles: 84.7 µs, one wave 36, cuBLAS 35.8.)
+func tailParts(k *kernels.KernelSpec, p *Problem, sms int, limit int64) int {
+	if !k.TailParts() {
+		return 1
+	}
+	g := streamKGrid(k, p, sms)
+	kt := int64(ceilDiv(p.K, k.TileK))
+	readBack := float64(k.TileM*k.TileN*4) / float64((k.TileM+k.TileN)*k.TileK*2)
+	flagsPer := int64(max(k.Threads/128, 1))
+	best, bestCost := 1, float64(kt)
+	for s := 2; s <= maxTailParts; s++ {
+		_, rest, parts := streamKSplit(k, p, g, s)
+		if parts != int64(s) || rest == 0 {
+			continue // the same as a smaller split, or no tail
+		}
+		slots := streamKSlots(k, p, g, s)
+		if slots*flagsPer > kernels.StreamKFlags || streamKWorkspace(k, p, sms, s) > limit {
+			continue
+		}
+		kp := (kt + parts - 1) / parts
+		cost := float64((rest*parts+int64(g)-1)/int64(g)*kp) + float64(parts)*readBack
+		if cost < bestCost {
+			best, bestCost = s, cost
+		}
+	}
+	return best
 }
 
 // needsPackAny reports whether a repack kernel would copy any of p's
@@ -516,7 +587,7 @@ func planWorkspace(k *kernels.KernelSpec, p *Problem, s, sms int, limit int64) i
 func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
 	switch {
 	case k.StreamK():
-		return streamKWorkspace(k, p, sms)
+		return streamKWorkspace(k, p, sms, s)
 	case s > 1:
 		return splitWorkspace(p, s)
 	}

@@ -95,6 +95,15 @@ type Limits struct {
 	BatchInvariant bool
 }
 
+// workspaceLimit is the most workspace a plan within l may need: none
+// with NoSplitK.
+func (l Limits) workspaceLimit() int64 {
+	if l.NoSplitK {
+		return 0
+	}
+	return l.withDefaults().WorkspaceBytes
+}
+
 // withDefaults is l with its zero fields given their defaults.
 func (l Limits) withDefaults() Limits {
 	if l.WorkspaceBytes == 0 {

@@ -32,6 +32,12 @@ const (
 	// fixed order: fp32 partial tiles in the workspace (one per block), and
 	// semaphores in Params.Flags. No split-K factor (max_split_k 1).
 	ReduceStreamK = "stream_k"
+	// ReduceStreamKParts: stream-K whose partial last wave's tiles are
+	// split into the plan's number of parts (Params.TailParts), several a
+	// block where they outnumber the grid; one fp32 partial tile in the
+	// workspace and one Params.Flags word per warpgroup for every part but
+	// each tile's last. No split-K factor (max_split_k 1).
+	ReduceStreamKParts = "stream_k_parts"
 )
 
 // KernelSpec is one precompiled kernel as the manifest describes it: what it
@@ -215,12 +221,18 @@ func (k *KernelSpec) TMA() bool { return k.TMABox != [2]int{} }
 // that the launch must encode into Params.
 func (k *KernelSpec) TMAStore() bool { return k.TMAStoreBox != [2]int{} }
 
-// StreamK reports whether the kernel is stream-K (Reduction ReduceStreamK):
-// its grid shares the k-tiles of all ⌈M/TileM⌉·⌈N/TileN⌉ tiles, and it
-// uses one Params.Flags word per block and warpgroup (at most
-// Threads/128 a block) and, unless the grid divides the tiles, one fp32
-// TileM × TileN partial per block in the workspace.
-func (k *KernelSpec) StreamK() bool { return k.Reduction == ReduceStreamK }
+// StreamK reports whether the kernel is stream-K (Reduction ReduceStreamK
+// or ReduceStreamKParts): its grid of at most one block per SM shares the
+// k-tiles of all ⌈M/TileM⌉·⌈N/TileN⌉ tiles, and it uses Params.Flags
+// words and, unless the grid divides the tiles, fp32 TileM × TileN partial
+// tiles in the workspace.
+func (k *KernelSpec) StreamK() bool {
+	return k.Reduction == ReduceStreamK || k.Reduction == ReduceStreamKParts
+}
+
+// TailParts reports whether the kernel is stream-K with the plan's tail
+// split (Reduction ReduceStreamKParts, Params.TailParts).
+func (k *KernelSpec) TailParts() bool { return k.Reduction == ReduceStreamKParts }
 
 // Repack reports whether the kernel runs on copies of A and B that its
 // RepackKernel writes (see RepackKernel).
@@ -443,8 +455,8 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad(fmt.Sprintf("max_split_k must be in [1, %d]", MaxSplitK))
 		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
 			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
-		case k.MaxSplitK == 1 && k.Reduction != ReduceNone && k.Reduction != ReduceStreamK:
-			return nil, bad("kernels without split-K have reduction \"none\" or \"stream_k\"")
+		case k.MaxSplitK == 1 && k.Reduction != ReduceNone && !k.StreamK():
+			return nil, bad("kernels without split-K have reduction \"none\", \"stream_k\" or \"stream_k_parts\"")
 		case k.StreamK() && (!k.Persistent || k.Cluster > 1 || k.Threads < 128):
 			return nil, bad("stream-K kernels are persistent, without clusters, of whole warpgroups (threads ≥ 128)")
 		case k.ReductionClass != "" && !ValidClass(k.ReductionClass):

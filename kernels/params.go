@@ -10,8 +10,10 @@ type Params struct {
 	KPerSplit                   int64
 	Alpha, Beta                 float32
 	SplitK                      int32
-	Reserved                    int32
-	Pad                         [2]int32
+	// TailParts is the tail split S of a stream-K kernel of planned parts
+	// (KernelSpec.TailParts); zero for other kernels.
+	TailParts int32
+	Pad       [2]int32
 	// TMAA and TMAB are the tensor maps of A and B for kernels that load
 	// through the tensor memory accelerator (KernelSpec.TMABox set); the
 	// launch encodes them. Zero for other kernels.

@@ -141,4 +141,117 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k
   __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
 };
 
+// ws_stream_k_parts is the stream-K walk whose tail split S comes from the
+// plan (p.tail_parts, chosen by dispatch's cost model: more parts shorten the
+// tail, each costs the finisher one partial tile read back), not from the
+// grid: ws_stream_k's S = ⌊G/R⌋ gives a tail of R = 3 tiles 44 parts, and
+// their finisher reads back 43 partial tiles one after another (mistral-nemo
+// o, 5120 × 4096 at M = 600, 128x192: 84.7 µs where one wave takes 36,
+// docs/perf/2026-12-07-h200-f). Block b takes whole tiles b, b + G, … below
+// FULL (a multiple of G, or one less, see below), then tail parts
+// q = b, b + G, … below R·S, where part q is part j = ⌊q/R⌋ of tail tile
+// i = q mod R: parts are numbered part-major, so the blocks that run at one
+// time run parts of one k range, reading the weight panels together, and
+// every part j < S − 1 of a tile is done before its finisher's (part S − 1)
+// turn comes in its block's walk — a block walks its parts in increasing q,
+// and a finisher waits only for smaller q. With R·S ≤ G it is ws_stream_k's
+// tail with the plan's S. Part q < (S − 1)·R leaves its partial in slot q
+// of the workspace (CONSUMERS × 64 × COLS fp32, laid out as ws_stream_k's)
+// and sets flag q·CONSUMERS + c; (S − 1)·R·CONSUMERS ≤ GR_STREAMK_FLAGS
+// (dispatch keeps to it). The finisher adds slots j·R + i in order j = 0…S−2
+// (the same bits every run). S = 1: whole tiles only, the tail a partial wave.
+// SHIFT (ws_stream_k_parts_shift): the last M tile starts at M − BM
+// (shifted_token0), so it and the tile before compute the rows they share;
+// they must sum them alike. M tiles are walked from the last one
+// (tm = mt − 1 − ws_tile's), so both lie in the first raster group, at
+// adjacent tile ids; where FULL would fall between them, FULL − 1 (both in
+// the tail, split at the same k offsets).
+template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned {
+  static_assert(MC == 1, "stream-K blocks walk alone (no clusters)");
+  static constexpr bool share_a = false;
+  int64_t mt, nt, kt;       // M tiles, N tiles, k-tiles per tile
+  int64_t full, rest, kp;   // tiles taken whole; tail tiles; k-tiles per part
+  int64_t ndp;              // this block's whole tiles
+  int64_t tiles, blocks, first;
+  int g, b, parts, crank;
+  __device__ __forceinline__ explicit ws_stream_k_planned(const gr_gemm_params &p) {
+    mt = (p.m + BM - 1) / BM, nt = (p.n + BN - 1) / BN, kt = (p.k + BK - 1) / BK;
+    g = (int)gridDim.x, b = (int)blockIdx.x, crank = 0;
+    const int64_t all = mt * nt;
+    parts = (int)max((int64_t)1, min((int64_t)p.tail_parts, kt));
+    kp = (kt + parts - 1) / parts, parts = (int)((kt + kp - 1) / kp);
+    full = parts > 1 ? all / g * g : all;
+    const int64_t rows = min((int64_t)RASTER_GROUP, mt);  // the first raster group's M tiles
+    if (SHIFT && parts > 1 && p.m >= BM && p.m % BM != 0 && rows >= 2 && full > 0 && full < rows * nt && full % rows == 1)
+      --full;  // the last M tile (tm' = 0) whole, the one before (tm' = 1) split: split both
+    rest = all - full;
+    ndp = b < full ? (full - b + g - 1) / g : 0;
+    const int64_t np = b < rest * parts ? (rest * parts - b + g - 1) / g : 0;
+    tiles = ndp + np, blocks = 1, first = 0;
+  }
+  // segment gives segment t's tile id, k-tiles [k0, k1) and part number q
+  // (−1 for a whole tile); returns its role.
+  __device__ __forceinline__ int segment(int64_t t, int64_t &tile, int64_t &k0, int64_t &k1, int64_t &q) const {
+    if (t < ndp) {
+      tile = b + t * g, k0 = 0, k1 = kt, q = -1;
+      return WS_WHOLE;
+    }
+    q = b + (t - ndp) * g;
+    const int64_t j = q / rest;
+    tile = full + q % rest, k0 = j * kp, k1 = min(kt, k0 + kp);
+    return parts == 1 ? WS_WHOLE : j < parts - 1 ? WS_PART : WS_FIX;
+  }
+  __device__ __forceinline__ int work(const gr_gemm_params &, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    int64_t tile, k0, k1, q;
+    segment(t, tile, k0, k1, q);
+    ws_tile((uint32_t)tile, (uint32_t)mt, (uint32_t)nt, tm, tn, z);
+    tm = mt - 1 - tm;  // from the last M tile: see SHIFT above
+    kb = k0 * BK;
+    return (int)(k1 - k0);
+  }
+  __device__ __forceinline__ static constexpr int kstep() { return BK; }
+  __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) {
+    if constexpr (SHIFT) return shifted_token0<BM>(p, tm);
+    return tm * BM;
+  }
+  // fixup: as ws_stream_k's, with slots and flags by part number.
+  template <int COLS, int CONSUMERS>
+  __device__ __forceinline__ bool fixup(const gr_gemm_params &p, int64_t t, float (&d)[COLS / 2], int c, int tid) const {
+    static_assert(COLS % 8 == 0, "whole float4s of registers");
+    constexpr int V = COLS / 8;
+    int64_t tile, k0, k1, q;
+    const int role = segment(t, tile, k0, k1, q);
+    if (role == WS_WHOLE) return true;
+    float4 *ws = reinterpret_cast<float4 *>(p.workspace);
+    if (role == WS_PART) {
+      float4 *slot = ws + (q * CONSUMERS + c) * V * 128 + tid;
+#pragma unroll
+      for (int i = 0; i < V; ++i) __stcg(slot + i * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+      __threadfence();
+      ws_bar_sync(c);
+      if (tid == 0) st_release_gpu(p.flags + q * CONSUMERS + c, 1u);
+      return false;
+    }
+    for (int j = 0; j < parts - 1; ++j) {
+      const int64_t x = j * rest + q % rest;  // part j of this tile
+      if (tid == 0) {
+        uint32_t *f = p.flags + x * CONSUMERS + c;
+        while (ld_acquire_gpu(f) == 0) __nanosleep(32);
+        *f = 0;  // for the next launch
+        __threadfence();
+      }
+      ws_bar_sync(c);
+      const float4 *slot = ws + (x * CONSUMERS + c) * V * 128 + tid;
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const float4 v = __ldcg(slot + i * 128);
+        d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
+      }
+    }
+    return true;
+  }
+};
+template <int BM, int BN, int BK, int MC> using ws_stream_k_parts = ws_stream_k_planned<BM, BN, BK, MC, false>;
+template <int BM, int BN, int BK, int MC> using ws_stream_k_parts_shift = ws_stream_k_planned<BM, BN, BK, MC, true>;
+
 }  // namespace gr

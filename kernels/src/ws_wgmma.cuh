@@ -185,7 +185,9 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   using schedule = SCHED<BM, BN, BK, MC>;
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
-  static_assert(MW == 1 || !std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value,
+  static_assert(MW == 1 || !(std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value ||
+                              std::is_base_of<ws_stream_k_planned<BM, BN, BK, MC, SWAP>, schedule>::value ||
+                              std::is_base_of<ws_stream_k_planned<BM, BN, BK, MC, !SWAP>, schedule>::value),
                 "stream-K's fixup carries one 64-row block per consumer");
   const schedule sched(p);
 

@@ -65,13 +65,15 @@ struct Inst {
   int bm, bn, stages;
   bool swap, f16;
   int nacc, kb, mc;
-  bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift)
+  bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift, gr::ws_stream_k_parts*)
+  bool tp;   // stream-K of planned tail parts (gr::ws_stream_k_parts*): p.tail_parts is the candidate's split
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (EPI::tma_store): tma_d
   int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM) \
   {#NAME, NAME, BM, BN, ST, ROLE::swap, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
+   std::string(#SCHED).rfind("gr::ws_stream_k_parts", 0) == 0, \
    std::string(#SCHED) == "gr::ws_schedule_n", EPI::tma_store, THREADS, SMEM},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
@@ -175,7 +177,10 @@ static void set_attrs() {
   for (auto &in : insts) CK(cudaFuncSetAttribute((const void *)in.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, in.smem));
 }
 // prepare sets split fields and the tensor maps for instance in.
+// A stream-K kernel of planned parts takes split as its tail split
+// (p.tail_parts), as dispatch's tailParts would pass it.
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
+  p.tail_parts = in.tp ? split : 0;
   if (in.sk) split = 1;  // stream-K reduces in the kernel
   p.split_k = split;
   p.flags = sk_flags;
@@ -302,12 +307,14 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
              (long long)sh.n, (long long)sh.ldc);
       continue;
     }
-    for (int pers = 0; pers < (persistent_too && !in.sk ? 2 : 1); ++pers) {
+    static const int tps[] = {1, 2, 3, 8};  // a tp kernel's tail splits
+    for (int v = 0; v < (in.tp ? 4 : persistent_too && !in.sk ? 2 : 1); ++v) {
+      const int pers = !in.tp && v == 1, split = in.tp ? tps[v] : sh.split;
       gr_gemm_params p{};
       p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;
       p.workspace = b.ws, p.m = sh.m, p.n = sh.n, p.k = sh.k, p.lda = sh.lda, p.ldb = sh.ldb, p.ldc = sh.ldc;
       p.alpha = alpha, p.beta = beta;
-      prepare(p, in, sh.split);
+      prepare(p, in, split);
       poison<bf16><<<1024, 256>>>(b.d, sh.m * sh.ldc);
       CK(cudaMemset(dnan, 0, 8));
       launch(p, in, pers == 1, 0);
@@ -355,7 +362,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
       fails += !ok;
       printf("%s %-26s %s M=%lld N=%lld K=%lld lda=%lld split=%d beta=%d bias=%d: %s  samples=%d%s bad=%d nan=%llu rel_l2=%.2e worst=%.2e\n",
              ok ? "PASS" : "FAIL", in.name, pers ? "persistent" : "grid      ", (long long)sh.m, (long long)sh.n, (long long)sh.k,
-             (long long)sh.lda, sh.split, sh.beta, sh.bias, ok ? "ok" : "WRONG", ns, all ? "(all)" : "", bad, nans,
+             (long long)sh.lda, split, sh.beta, sh.bias, ok ? "ok" : "WRONG", ns, all ? "(all)" : "", bad, nans,
              std::sqrt(num / std::max(den, 1e-30)), worst);
     }
   }
@@ -373,7 +380,7 @@ struct Cand {
 static std::string cand_name(const Cand &c) {
   if (!c.in) return "cublas";
   char buf[128];
-  snprintf(buf, sizeof buf, "%s%s/sk%d", c.in->name, c.persistent ? "/pers" : "", c.split);
+  snprintf(buf, sizeof buf, "%s%s/%s%d", c.in->name, c.persistent ? "/pers" : "", c.in->tp ? "tp" : "sk", c.split);
   return buf;
 }
 
@@ -400,6 +407,12 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
     if (in.swap && in.bm > 2 * std::max<int64_t>(m, 32)) continue;
     if (in.swap && !wave_fitted && (m > 256 || in.bm < m / 2)) continue;
     const int64_t tiles = cdiv(m, in.bm) * cdiv(n, in.bn);
+    if (in.tp) {  // stream-K of planned parts: every tail split whose flags fit
+      const int64_t g = sk_grid(tiles, cdiv(k, 64 * in.kb), sms), rest = tiles % g;
+      for (int tp : {1, 2, 3, 4, 5, 6, 8})
+        if (tp == 1 || (rest > 0 && (tp - 1) * (rest + 1) * (in.threads / 128) <= GR_STREAMK_FLAGS)) cs.push_back({&in, tp, false});
+      continue;
+    }
     if (in.sk) {  // stream-K: its own decomposition
       cs.push_back({&in, 1, false});
       continue;
@@ -660,6 +673,7 @@ int main(int argc, char **argv) {
           {255, 1024, 4104, 4104, 4104, 1024, 1, true, false},   {257, 769, 5120, 5128, 5120, 776, 3, false, true},
           {1100, 769, 4104, 4160, 4104, 769, 1, true, true},     {64, 4096, 4096, 4096, 4096, 4096, 1, false, false},
           {4096, 6144, 4096, 4096, 4096, 6144, 1, false, true},  {200, 28672, 4096, 4096, 4096, 28672, 4, true, false},
+          {600, 10240, 1032, 1032, 1032, 10240, 1, false, true}, {800, 4096, 4096, 4096, 4096, 4096, 1, false, false},
       };
     }
     int fails = 0;

@@ -31,14 +31,14 @@ static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // stream-K launch leaves them zero. sk_grid: its grid for tiles of kt
 // k-tiles each, as dispatch's streamKGrid (one block per SM, at most one per
 // k-tile). SK_PARTIAL_BYTES: room for any tail's partial tiles (256 x 256
-// fp32 per block).
+// fp32 per block, 8 a block: a tail split of up to 8 parts, several a block).
 static uint32_t *sk_flags;
 static void alloc_sk_flags() {
   CK(cudaMalloc(&sk_flags, GR_STREAMK_FLAGS * 4));
   CK(cudaMemset(sk_flags, 0, GR_STREAMK_FLAGS * 4));
 }
 static unsigned sk_grid(int64_t tiles, int64_t kt, int sms) { return (unsigned)std::min<int64_t>(tiles * kt, sms); }
-#define SK_PARTIAL_BYTES(sms) ((size_t)(sms) * 256 * 256 * 4)
+#define SK_PARTIAL_BYTES(sms) ((size_t)(sms) * 256 * 256 * 4 * 8)
 
 __host__ __device__ inline uint32_t hash32(uint32_t x) {
   x ^= x >> 16, x *= 0x7feb352dU, x ^= x >> 15, x *= 0x846ca68bU, x ^= x >> 16;

@@ -13,7 +13,7 @@ package abicheck
 //   offsetof(gr_gemm_params, m), offsetof(gr_gemm_params, n), offsetof(gr_gemm_params, k),
 //   offsetof(gr_gemm_params, lda), offsetof(gr_gemm_params, ldb), offsetof(gr_gemm_params, ldc),
 //   offsetof(gr_gemm_params, k_per_split), offsetof(gr_gemm_params, alpha), offsetof(gr_gemm_params, beta),
-//   offsetof(gr_gemm_params, split_k), offsetof(gr_gemm_params, reserved), offsetof(gr_gemm_params, pad),
+//   offsetof(gr_gemm_params, split_k), offsetof(gr_gemm_params, tail_parts), offsetof(gr_gemm_params, pad),
 //   offsetof(gr_gemm_params, tma_a), offsetof(gr_gemm_params, tma_b), offsetof(gr_gemm_params, scale_a),
 //   offsetof(gr_gemm_params, scale_b), offsetof(gr_gemm_params, scaling), offsetof(gr_gemm_params, pad3),
 //   offsetof(gr_gemm_params, flags), offsetof(gr_gemm_params, pack_a), offsetof(gr_gemm_params, pack_b),

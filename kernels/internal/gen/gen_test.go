@@ -264,7 +264,11 @@ func TestWSInstances(t *testing.T) {
 			require.Empty(t, k.RepackKernel, name)
 		}
 		if a.sk() { // stream-K: persistent, its own reduction, no split-K factor
-			require.Equal(t, [3]any{kernels.ReduceStreamK, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
+			want := kernels.ReduceStreamK
+			if a.tp() {
+				want = kernels.ReduceStreamKParts
+			}
+			require.Equal(t, [3]any{want, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)
 		} else {
 			require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
@@ -419,7 +423,7 @@ func TestWSFamilyNames(t *testing.T) {
 		a := wsWGMMAArgs{f: f}
 		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
 		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
-			"sk": a.sk(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
+			"sk": a.sk(), "tp": a.tp(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
 		for w, on := range variant {
 			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
 		}

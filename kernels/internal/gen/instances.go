@@ -228,6 +228,12 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASKShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
+		// Stream-K with the plan's tail split (ws_wgmma_sk_tp_sh_ts): the
+		// stream-K tiles and 128x96, the mid-M tile (experimental; not yet
+		// run on a GPU).
+		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}, {128, 96, 7}} {
+			experimental(wsWGMMAArgs{f: &wsWGMMASKTPShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+		}
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASwapShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
@@ -534,6 +540,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	if f.streamK {
 		k.Reduction = kernels.ReduceStreamK
+	}
+	if f.tailParts {
+		k.Reduction = kernels.ReduceStreamKParts
 	}
 	if f.repack {
 		k.RepackKernel = "gemmroute_" + im.tag + "_" + repackKernel.suffix

@@ -275,6 +275,22 @@ var (
 // sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), wsSched, "gr::ws_stream_k_shift")
 
+// wsWGMMASKTPShTS: ws_wgmma_sk_sh_ts under ws_stream_k_parts_shift, whose
+// tail tiles are split into the plan's S parts (Params.TailParts, dispatch's
+// cost model over the tail's waves and the finisher's read-back), several
+// parts a block where R·S exceeds the grid, numbered part-major so that the
+// blocks running at one time read one k range of the weights: where
+// ws_stream_k's S = ⌊G/R⌋ makes the finisher of a small tail read back tens
+// of partial tiles (mistral-nemo o, M = 600: 84.7 µs, cuBLAS 35.8), and a
+// tail of more than G/2 tiles runs whole, a partial wave. Its M tiles are
+// walked from the last one, so that the shifted tile and the one before
+// are split alike (ws_streamk.cuh). Experimental: not yet run on a GPU.
+var wsWGMMASKTPShTS = func() family {
+	f := wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_tp_sh_ts"), wsSched, "gr::ws_stream_k_parts_shift")
+	f.tailParts = true
+	return f
+}()
+
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -462,12 +478,13 @@ func (a wsWGMMAArgs) b128() bool { return a.f.ws.policies[wsScales] == "gr::ws_s
 func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN }
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
+func (a wsWGMMAArgs) tp() bool   { return a.f.tailParts }
 func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
 func (a wsWGMMAArgs) ts() bool   { return a.f.tmaStoreBox != nil }
 func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[wsEpi] == "gr::ws_epi_tma_early" }
 func (a wsWGMMAArgs) il() bool   { return a.f.interleavedSplitK }
 func (a wsWGMMAArgs) sh() bool {
-	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift"}, a.f.ws.policies[wsSched])
+	return slices.Contains([]string{"gr::ws_schedule_shift", "gr::ws_stream_k_shift", "gr::ws_stream_k_parts_shift"}, a.f.ws.policies[wsSched])
 }
 func (a wsWGMMAArgs) rn() bool { return a.f.ws.policies[wsRel] == "gr::ws_release_now" }
 func (a wsWGMMAArgs) lp() bool { return a.f.ws.policies[wsRel] == "gr::ws_promote_lagged" }
