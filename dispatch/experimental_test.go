@@ -172,14 +172,16 @@ func TestStreamKTailParts(t *testing.T) {
 		parts   int
 		ws      int64
 	}{
-		// 135 tiles: 132 whole, 3 in 5 parts (ws_stream_k: 32 parts)
-		{600, 5120, 4096, Limits{}, 5, 4 * 4 * tile},
-		{600, 5120, 4096, Limits{WorkspaceBytes: 1 << 20}, 3, 2 * 4 * tile},
+		// 135 tiles: 132 whole, 3 in 3 parts (ws_stream_k: 32 parts; call K
+		// measured S = 1…8: 63.0, 53.1, 50.4, 49.7, 50.1, 50.5, 51.4 µs)
+		{600, 5120, 4096, Limits{}, 3, 2 * 4 * tile},
+		{600, 5120, 4096, Limits{WorkspaceBytes: 512 << 10}, 2, 1 * 4 * tile},
 		{600, 5120, 4096, Limits{NoSplitK: true}, 1, 0},
-		// 220 tiles: 88 in 3 parts, two part-waves of 22 k-tiles
-		{1200, 4096, 4096, Limits{}, 3, 2 * 89 * tile},
-		{768, 4096, 4096, Limits{}, 1, 0},             // 132 tiles: one whole wave
-		{300, 5120, 4096, Limits{}, 3, 2 * 81 * tile}, // 81 tiles, no whole wave: 3 parts each
+		// 270 tiles: 6 in 3 parts (99.0, 90.9, 87.3, 86.9, 88.4 µs at S = 1…5)
+		{1200, 5120, 4096, Limits{}, 3, 2 * 7 * tile},
+		{768, 4096, 4096, Limits{}, 1, 0},  // 132 tiles: one whole wave
+		{300, 5120, 4096, Limits{}, 1, 0},  // 81 tiles: whole (32.7, 44.1, 39.3 µs at S = 1…3)
+		{1200, 4096, 4096, Limits{}, 1, 0}, // 220 tiles: 88 whole (70.6, 79.0, 75.0, 86.1 µs)
 	} {
 		p := PlaceholderProblem(c.m, c.n, c.k, Types{In: BF16, Out: BF16})
 		plan, err := NewPlanner(cat, nil, H200, c.lim).PlanKernel(&p, name, 1)

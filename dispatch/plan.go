@@ -525,37 +525,50 @@ func streamKWaves(k *kernels.KernelSpec, p *Problem, sms, s int) float64 {
 // a tail tile into.
 const maxTailParts = 8
 
+// tailFlagsPerSlot is the flag words ws_stream_k_planned counts per partial
+// slot when it bounds the tail split (kernels/src/ws_streamk.cuh: three,
+// the most consumer warpgroups); past kernels.StreamKFlags it runs every
+// tile whole, so tailParts never asks for more.
+const tailFlagsPerSlot = 3
+
+// The tail model's costs, in k-tiles of the kernel's tile, fitted to
+// kbench's timings of ws_wgmma_sk_tp_sh_ts at every tail split 1…8 (H100,
+// four weights × M = 300, 600, 850, 1200, four tiles: docs/perf/2026-12-07-h200-f,
+// call K): a work item's fixed cost (its pipeline's start and end, its
+// epilogue or partial) and a partial tile's round trip through the
+// workspace. Fitted on three weights, the model's split for the fourth came
+// within 0.2 % of the best measured (geomean; worst 3.3 %).
+const (
+	tailItemKTiles    = 11.5
+	tailPartialKTiles = 6.0
+)
+
 // tailParts is the tail split a stream-K kernel of planned parts runs p
 // with on sms SMs within limit bytes of workspace (Params.TailParts; 1 for
 // other kernels): of 1…maxTailParts, the one whose tail is shortest by a
-// model in k-tiles of one tile — each part-wave (⌈rest·S/G⌉) as long as a
-// part, and every part's partial written or read back once by a block
-// alone, a TileM × TileN fp32 tile against a k-tile's (TileM + TileN) ×
-// TileK 16-bit loads — with its partials in limit bytes and
-// kernels.StreamKFlags flag words. S = 1 runs the tail tiles whole. (The
-// grid's own choice, ws_stream_k's ⌊G/R⌋, has a tail of 3 tiles of 128x192
-// at mistral-nemo o, M = 600, in 32 parts of 2 k-tiles, the finisher
-// reading back 31 partial tiles: 84.7 µs, one wave 36, cuBLAS 35.8.)
+// model in k-tiles — each of the ⌈rest·S/G⌉ part-waves as long as a part
+// and an item's fixed cost, and a partial's round trip per part — with its
+// partials in limit bytes and kernels.StreamKFlags flag words. S = 1 runs
+// the tail tiles whole. (The grid's own choice, ws_stream_k's ⌊G/R⌋, splits
+// a tail of 3 tiles of 128x192 at 5120 × 4096, M = 600, into 32 parts: 81.0
+// µs; S = 4 here: 49.7, call K.)
 func tailParts(k *kernels.KernelSpec, p *Problem, sms int, limit int64) int {
 	if !k.TailParts() {
 		return 1
 	}
-	g := streamKGrid(k, p, sms)
+	g := int64(streamKGrid(k, p, sms))
 	kt := int64(ceilDiv(p.K, k.TileK))
-	readBack := float64(k.TileM*k.TileN*4) / float64((k.TileM+k.TileN)*k.TileK*2)
-	flagsPer := int64(max(k.Threads/128, 1))
-	best, bestCost := 1, float64(kt)
+	best, bestCost := 1, float64(kt)+tailItemKTiles
 	for s := 2; s <= maxTailParts; s++ {
-		_, rest, parts := streamKSplit(k, p, g, s)
+		_, rest, parts := streamKSplit(k, p, int(g), s)
 		if parts != int64(s) || rest == 0 {
 			continue // the same as a smaller split, or no tail
 		}
-		slots := streamKSlots(k, p, g, s)
-		if slots*flagsPer > kernels.StreamKFlags || streamKWorkspace(k, p, sms, s) > limit {
+		if streamKSlots(k, p, int(g), s)*tailFlagsPerSlot > kernels.StreamKFlags || streamKWorkspace(k, p, sms, s) > limit {
 			continue
 		}
 		kp := (kt + parts - 1) / parts
-		cost := float64((rest*parts+int64(g)-1)/int64(g)*kp) + float64(parts)*readBack
+		cost := float64((rest*parts+g-1)/g)*(float64(kp)+tailItemKTiles) + float64(parts)*tailPartialKTiles
 		if cost < bestCost {
 			best, bestCost = s, cost
 		}

@@ -157,8 +157,10 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k
 // and a finisher waits only for smaller q. With R·S ≤ G it is ws_stream_k's
 // tail with the plan's S. Part q < (S − 1)·R leaves its partial in slot q
 // of the workspace (CONSUMERS × 64 × COLS fp32, laid out as ws_stream_k's)
-// and sets flag q·CONSUMERS + c; (S − 1)·R·CONSUMERS ≤ GR_STREAMK_FLAGS
-// (dispatch keeps to it). The finisher adds slots j·R + i in order j = 0…S−2
+// and sets flag q·CONSUMERS + c; where (S − 1)·(R + 1)·3 would exceed
+// GR_STREAMK_FLAGS the walk takes every tile whole (dispatch never asks
+// for such an S; kbench's check once did, and the flags written past the
+// buffer corrupted the inputs of the kernels after it). The finisher adds slots j·R + i in order j = 0…S−2
 // (the same bits every run). S = 1: whole tiles only, the tail a partial wave.
 // SHIFT (ws_stream_k_parts_shift): the last M tile starts at M − BM
 // (shifted_token0), so it and the tile before compute the rows they share;
@@ -181,6 +183,9 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
     parts = (int)max((int64_t)1, min((int64_t)p.tail_parts, kt));
     kp = (kt + parts - 1) / parts, parts = (int)((kt + kp - 1) / kp);
     full = parts > 1 ? all / g * g : all;
+    // the flag words bound the partials: (S − 1)·(R + 1)·3 (at most three
+    // consumers) as dispatch's tailParts keeps to; past them, every tile whole
+    if (parts > 1 && (parts - 1) * (all - full + (full > 0 ? 1 : 0)) * 3 > GR_STREAMK_FLAGS) parts = 1, full = all;
     const int64_t rows = min((int64_t)RASTER_GROUP, mt);  // the first raster group's M tiles
     if (SHIFT && parts > 1 && p.m >= BM && p.m % BM != 0 && rows >= 2 && full > 0 && full < rows * nt && full % rows == 1)
       --full;  // the last M tile (tm' = 0) whole, the one before (tm' = 1) split: split both
