@@ -295,6 +295,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 128, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -704,6 +710,12 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_f16_f16_f32_tn_128x96x64_w12_s7_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 96, 7, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_f16_f16_f32_tn_256x128x64_w12_s4_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 128, 4, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_f16_f16_f32_tn_256x160x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 256, 160, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sh_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule_shift, gr::ws_epi_tma>(p); }

@@ -85,6 +85,10 @@ template <int BM, int BN, int BK, int MC, bool ALONG_N> struct ws_schedule_axis 
   __device__ __forceinline__ bool fixup(const gr_gemm_params &, int64_t, float (&)[COLS / 2], int, int) const {
     return true;
   }
+  template <int COLS, int CONSUMERS, int MW, int NA>
+  __device__ __forceinline__ bool fixup_blocks(const gr_gemm_params &, int64_t, float (&)[MW][NA][COLS / 2], int, int) const {
+    return true;
+  }
 };
 
 // ws_schedule_il is ws_schedule (no clusters) with interleaved split-K:

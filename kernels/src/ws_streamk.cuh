@@ -222,6 +222,13 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
   // fixup: as ws_stream_k's, with slots and flags by part number.
   template <int COLS, int CONSUMERS>
   __device__ __forceinline__ bool fixup(const gr_gemm_params &p, int64_t t, float (&d)[COLS / 2], int c, int tid) const {
+    return fixup_blocks<COLS, CONSUMERS>(p, t, reinterpret_cast<float(&)[1][1][COLS / 2]>(d), c, tid);
+  }
+  // fixup_blocks is fixup for a consumer of MW 64-row blocks (BM = 256: two),
+  // acc[w][0] each; a slot holds a consumer's blocks one after another.
+  template <int COLS, int CONSUMERS, int MW, int NA>
+  __device__ __forceinline__ bool fixup_blocks(const gr_gemm_params &p, int64_t t, float (&acc)[MW][NA][COLS / 2], int c,
+                                               int tid) const {
     static_assert(COLS % 8 == 0, "whole float4s of registers");
     constexpr int V = COLS / 8;
     int64_t tile, k0, k1, q;
@@ -229,9 +236,14 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
     if (role == WS_WHOLE) return true;
     float4 *ws = reinterpret_cast<float4 *>(p.workspace);
     if (role == WS_PART) {
-      float4 *slot = ws + (q * CONSUMERS + c) * V * 128 + tid;
+      float4 *slot = ws + (q * CONSUMERS + c) * MW * V * 128 + tid;
 #pragma unroll
-      for (int i = 0; i < V; ++i) __stcg(slot + i * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+      for (int w = 0; w < MW; ++w)
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          const float *d = acc[w][0];
+          __stcg(slot + (w * V + i) * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+        }
       __threadfence();
       ws_bar_sync(c);
       if (tid == 0) st_release_gpu(p.flags + q * CONSUMERS + c, 1u);
@@ -246,12 +258,15 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
         __threadfence();
       }
       ws_bar_sync(c);
-      const float4 *slot = ws + (x * CONSUMERS + c) * V * 128 + tid;
+      const float4 *slot = ws + (x * CONSUMERS + c) * MW * V * 128 + tid;
 #pragma unroll
-      for (int i = 0; i < V; ++i) {
-        const float4 v = __ldcg(slot + i * 128);
-        d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
-      }
+      for (int w = 0; w < MW; ++w)
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+          float *d = acc[w][0];
+          const float4 v = __ldcg(slot + (w * V + i) * 128);
+          d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
+        }
     }
     return true;
   }

@@ -185,10 +185,8 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
   using schedule = SCHED<BM, BN, BK, MC>;
   static_assert(std::is_same<schedule, ws_schedule<BM, BN, BK, MC>>::value || !PP,
                 "ping-pong consumers take whole tiles in turn");
-  static_assert(MW == 1 || !(std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value ||
-                              std::is_base_of<ws_stream_k_planned<BM, BN, BK, MC, SWAP>, schedule>::value ||
-                              std::is_base_of<ws_stream_k_planned<BM, BN, BK, MC, !SWAP>, schedule>::value),
-                "stream-K's fixup carries one 64-row block per consumer");
+  static_assert(MW == 1 || !std::is_base_of<ws_stream_k<BM, BN, BK, MC>, schedule>::value,
+                "ws_stream_k's fixup carries one 64-row block per consumer (ws_stream_k_planned's fixup_blocks, any)");
   const schedule sched(p);
 
   if (wg == 0) {  // producer
@@ -267,7 +265,11 @@ __device__ void ws_wgmma(const gr_gemm_params &p) {
     ac.drain(empty, prev, tid);
     GR_TRACE_STAMP(4, c == 0 && tid == 0 && t == sched.first);
     // stream-K: a partial goes to the workspace, a finisher adds the others'
-    if (!sched.template fixup<COLS, CONSUMERS>(p, t, ac.r.acc[0][0], c, tid)) continue;
+    if constexpr (MW == 1) {
+      if (!sched.template fixup<COLS, CONSUMERS>(p, t, ac.r.acc[0][0], c, tid)) continue;
+    } else if (!sched.template fixup_blocks<COLS, CONSUMERS>(p, t, ac.r.acc, c, tid)) {
+      continue;
+    }
     if constexpr (sizeof(T) == 1 && !B128)
 #pragma unroll
       for (int w = 0; w < MW; ++w)

@@ -229,9 +229,14 @@ func instanceList() []instance {
 			experimental(wsWGMMAArgs{f: &wsWGMMASKShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		// Stream-K with the plan's tail split (ws_wgmma_sk_tp_sh_ts): the
-		// stream-K tiles and 128x96, the mid-M tile (experimental; not yet
-		// run on a GPU).
-		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}, {128, 96, 7}} {
+		// stream-K tiles and 128x96, the mid-M tile (experimental; correct on
+		// an H100, docs/perf/2026-12-07-h200-f calls K and T; routed by
+		// measured entries at M = 257…1024),
+		// and the 256-row tiles (two 64-row blocks a consumer, fixup_blocks):
+		// the tail split over cuBLAS's 256x128 tile, which reads half the
+		// L2 bytes of our 128x128 per flop (experimental; not yet run on a
+		// GPU).
+		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}, {128, 96, 7}, {256, 128, 4}, {256, 160, 3}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASKTPShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
 		for _, c := range [][3]int{{32, 128, 8}, {64, 128, 8}} {

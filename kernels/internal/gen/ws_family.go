@@ -558,8 +558,8 @@ func (a wsWGMMAArgs) check() error {
 	switch c := a.cols(); {
 	case a.rows() != 64 && a.rows() != 128 && a.rows() != 192 && a.rows() != 256:
 		return errors.New("the 64-row side (BM, or BN with SWAP) is 64, 128 or 192 (one to three consumer warpgroups) or BM = 256 (two of 128 rows)")
-	case a.rows() == 256 && (a.swap() || a.fp8 || a.pp() || a.sk() || a.rp() || a.b128() || a.il()):
-		return errors.New("BM = 256: 16-bit, no swap, ping-pong, stream-K, repack, block scales or interleaved split-K")
+	case a.rows() == 256 && (a.swap() || a.fp8 || a.pp() || a.sk() && !a.tp() || a.rp() || a.b128() || a.il()):
+		return errors.New("BM = 256: 16-bit, no swap, ping-pong, repack, block scales or interleaved split-K; stream-K only of planned parts (ws_stream_k_planned's fixup_blocks)")
 	case !slices.Contains(wgmmaN, c):
 		return fmt.Errorf("wgmma's N (BN, or BM with SWAP) is one of %v (wgmma_sm90.cuh's operand lists)", wgmmaN)
 	case a.bm%8 != 0 || a.bn%8 != 0:
