@@ -111,11 +111,8 @@ func TestPersistentGrid(t *testing.T) {
 // but its last, none when the grid divides the tiles; and under
 // Limits.NoSplitK it is rejected exactly when it needs workspace.
 func TestStreamKGrid(t *testing.T) {
-	cat, err := DefaultCatalog()
-	require.NoError(t, err)
 	const name = "gemmroute_sm90_ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16"
-	k := cat.Kernel(name)
-	require.NotNil(t, k)
+	cat, k := catalogKernel(t, name)
 	require.True(t, k.StreamK())
 	for _, c := range []struct {
 		m, n, k int
@@ -149,7 +146,7 @@ func TestStreamKGrid(t *testing.T) {
 		}
 	}
 	p := PlaceholderProblem(1024, 6144, 4096, Types{In: BF16, Out: BF16})
-	_, err = NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 2)
+	_, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 2)
 	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
 }
 
@@ -159,11 +156,8 @@ func TestStreamKGrid(t *testing.T) {
 // reserves a partial tile for every part but a tail tile's last, and one
 // tail tile more (the shifted neighbour's).
 func TestStreamKTailParts(t *testing.T) {
-	cat, err := DefaultCatalog()
-	require.NoError(t, err)
 	const name = "gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16"
-	k := cat.Kernel(name)
-	require.NotNil(t, k)
+	cat, k := catalogKernel(t, name)
 	require.True(t, k.StreamK() && k.TailParts())
 	const tile = 128 * 192 * 4
 	for _, c := range []struct {
@@ -199,10 +193,7 @@ func TestStreamKTailParts(t *testing.T) {
 // passed; the slots stay within streamKSlots; the shifted last M tile and
 // the one before it are split alike.
 func TestStreamKTailPartsWalk(t *testing.T) {
-	cat, err := DefaultCatalog()
-	require.NoError(t, err)
-	k := cat.Kernel("gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16")
-	require.NotNil(t, k)
+	_, k := catalogKernel(t, "gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16")
 	for _, c := range [][3]int{{600, 10240, 1032}, {600, 5120, 4096}, {1200, 4096, 4096}, {300, 5120, 4096}, {800, 4096, 4096}, {129, 384, 128}, {5000, 14336, 256}} {
 		for _, g := range []int{132, 114, 7} {
 			for s := 1; s <= maxTailParts; s++ {
@@ -265,15 +256,12 @@ func TestStreamKTailPartsWalk(t *testing.T) {
 // 256-byte boundary; Explain says what is copied; without workspace
 // (Limits.NoSplitK) it is rejected.
 func TestRepackPlan(t *testing.T) {
-	cat, err := DefaultCatalog()
-	require.NoError(t, err)
 	const name = "gemmroute_sm90_ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2"
-	k := cat.Kernel(name)
-	require.NotNil(t, k)
+	cat, k := catalogKernel(t, name)
 	require.True(t, k.Repack() && k.TMA())
 	pl := NewPlanner(cat, nil, H200, Limits{})
 	aligned := PlaceholderProblem(256, 1024, 4096, Types{In: BF16, Out: BF16})
-	_, err = pl.PlanKernel(&aligned, name, 1)
+	_, err := pl.PlanKernel(&aligned, name, 1)
 	require.ErrorIs(t, err, ErrNoKernel, "operands TMA reads as they are")
 	assert.Contains(t, err.Error(), "16-byte aligned")
 
@@ -336,4 +324,15 @@ func TestRepackPlan(t *testing.T) {
 	assert.LessOrEqual(t, packEnd(&onlyA, pkA), int64(DefaultWorkspaceBytes))
 	unchunked := packPlan(&big, 0, 0, 128)
 	assert.Equal(t, 8192, unchunked.rows, "no limit: one chunk")
+}
+
+// catalogKernel is the default catalog and its kernel of that name (the
+// test fails where there is none).
+func catalogKernel(t *testing.T, name string) (*kernels.Catalog, *kernels.KernelSpec) {
+	t.Helper()
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	k := cat.Kernel(name)
+	require.NotNil(t, k, name)
+	return cat, k
 }
