@@ -4,7 +4,9 @@
 # (every stream-K kernel, planned splits), then a short timing beside the 128-row tp tiles and cuBLAS.
 # Prediction (before the run): correct everywhere; at o (4096 × 4096) M = 1200 and gate_up (28672 × 4096) M = 1024 the
 # 256x128 tile at its best split within 5 % of the best 128-row tp tile (cuBLAS's 256x128 reads half the L2 bytes of a
-# 128x128 per flop; our 256x128 DP tile ran at 0.9–1.0 of our 128x256 before).
+# 128x128 per flop; our 256x128 DP tile ran at 0.9–1.0 of our 128x256 before). Then sh_ts 128x64 (never run) checked and
+# timed beside ts 128x64 at o M = 129, 182, 256 — prediction: M = 182 30.6 → ≤ 20 µs (the shift removes the 74 rows
+# past M; M = 256's 18.6 is the same tiles).
 # usage: bash callB.sh   (carry .gpu-bin: r.txz with kbench built from this commit)
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
@@ -16,6 +18,8 @@ timeout 40 .gpu/kbench check "" "sk_tp_sh_ts_bf16_bf16_f32_tn_256,sk_tp_sh_ts_f1
 grep -E '^FAIL|mismatch|differs' /tmp/b/check.log | head -10
 timeout 30 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "sk_tp_sh_ts_bf16_bf16_f32_tn_256" > /tmp/b/mem.log 2>&1; t memcheck $?; tail -1 /tmp/b/mem.log
 timeout 40 .gpu/kbench timeall 1024,1200 "sk_tp_sh_ts_bf16" 4096x4096,28672x4096 > $OUT/time.log 2>&1; t timeall $?
+timeout 20 .gpu/kbench check "" "sh_ts_bf16_bf16_f32_tn_128x64" > /tmp/b/check64.log 2>&1; t check-128x64 $?; tail -1 /tmp/b/check64.log
+timeout 30 .gpu/kbench timeall 129,182,256 "ts_bf16_bf16_f32_tn_128x64" 4096x4096 > $OUT/time64.log 2>&1; t timeall-128x64 $?
 (cd dispatch && timeout 80 ../.gpu/dispatch.test -test.count=1 -test.run '^TestStreamKDeterministicAndReplayable$' > /tmp/b/gpu-test.log 2>&1); t gpu-test $?
 tail -3 /tmp/b/gpu-test.log; grep -E '^\s+(Error|Messages)' /tmp/b/gpu-test.log | head -6
 tar czf $OUT/b.tgz -C /tmp/b .
