@@ -69,7 +69,7 @@ func (c *configFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.base, "base", "", "table to merge into (default: the embedded buckets.yaml)")
 	fs.StringVar(&c.splits, "splits", "1,2,4,8", "split-K factors to try")
 	fs.Int64Var(&c.cfg.Workspace, "workspace", d.Workspace, "split-K workspace per stream the table is for, bytes (an engine's Options.WorkspaceBytes): candidates needing more are not tried")
-	fs.Float64Var(&c.cfg.Prune, "prune", d.Prune, "skip candidates the model estimates above this × the best estimate at every sample M (0: time all)")
+	fs.Float64Var(&c.cfg.Prune, "prune", d.Prune, "skip candidates the model estimates above this × the best estimate at every sample M (0: time all); the -base table's routes and runners-up for the weight, and for a 16-bit weight their builds in its type from the other 16-bit type's entry, are always timed")
 	fs.IntVar(&c.cfg.ScreenReps, "screen-reps", d.ScreenReps, "graph replays of the screening timing")
 	fs.IntVar(&c.cfg.Reps, "reps", d.Reps, "graph replays of a full timing (3× for near-ties and noisy timings)")
 	fs.IntVar(&c.cfg.EventCalls, "event-calls", d.EventCalls, "per-call event timings of each choice, for the second column")

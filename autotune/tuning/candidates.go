@@ -28,8 +28,9 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types)
 // never what the run's base table routes w to there (the incumbent a new
 // choice must beat: the model once pruned the committed route of
 // Llama-3-8B's o at M = 182 and 256, 1.17× the fastest, for one 1.34× off:
-// docs/perf/2026-12-07-h200-e). With cfg.BaseRoutes, only the pairs that
-// table routes w to, none pruned.
+// docs/perf/2026-12-07-h200-e), nor for a 16-bit weight the twins of its
+// routes in the other 16-bit type (twinRoutes). With cfg.BaseRoutes, only
+// the pairs that table routes w to, none pruned.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
 	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	native := nativeArch(cfg.Catalog, dev, w.Types)
@@ -75,7 +76,13 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	if cfg.Prune <= 0 || cfg.BaseRoutes != nil {
 		return all, nil
 	}
-	cands = slices.DeleteFunc(routesOf(cfg.incumbent, dev, w, sp), func(c Candidate) bool { return !slices.Contains(all, c) })
+	kept := routesOf(cfg.incumbent, dev, w, sp)
+	for _, c := range twinRoutes(cfg.Catalog, cfg.incumbent, dev, w, sp) {
+		if !slices.Contains(kept, c) {
+			kept = append(kept, c)
+		}
+	}
+	cands = slices.DeleteFunc(kept, func(c Candidate) bool { return !slices.Contains(all, c) })
 	for i := range sp.SampleMs() {
 		best := math.Inf(1)
 		for _, c := range all {
@@ -126,4 +133,45 @@ func routesOf(t *dispatch.Table, dev dispatch.DeviceInfo, w Weight, sp Span) []C
 		}
 	}
 	return routed
+}
+
+// twinRoutes lists, for a 16-bit weight w (bf16 or f16), what t routes the
+// same weight to in the other 16-bit type there, as the kernels of cat that
+// compute w's type with those kernels' spec otherwise (twin): the routes a
+// tune measured in one type are timed in the other, not left to the model.
+// The f16 tune of M = 17…256 chose ts 128x64 split 2 for o at [65, 128], 21
+// µs, where bf16's route sh_ts 64x96 runs 16 (docs/perf/2026-12-07-h200-f,
+// call F: the model had pruned its f16 twin).
+func twinRoutes(cat *kernels.Catalog, t *dispatch.Table, dev dispatch.DeviceInfo, w Weight, sp Span) []Candidate {
+	other := map[kernels.DType]kernels.DType{kernels.BF16: kernels.F16, kernels.F16: kernels.BF16}[w.Types.In]
+	if t == nil || other == 0 || w.Types.Out != w.Types.In || w.Types.Scaled() {
+		return nil
+	}
+	tw := w
+	tw.Types = kernels.Types{In: other, Out: other}
+	var out []Candidate
+	for _, c := range routesOf(t, dev, tw, sp) {
+		if name, ok := twin(cat, c.Kernel, w.Types); ok {
+			out = append(out, Candidate{Kernel: name, SplitK: c.SplitK})
+		}
+	}
+	return out
+}
+
+// twin is the kernel of cat that computes types with kernel name's spec
+// otherwise — family, image, tile, stages, threads, alignment, split-K and
+// reduction: the other 16-bit build of one instance.
+func twin(cat *kernels.Catalog, name string, types kernels.Types) (string, bool) {
+	k := cat.Kernel(name)
+	if k == nil {
+		return "", false
+	}
+	for _, o := range cat.Kernels() {
+		if o.Computes(types) && o.Family == k.Family && o.Image == k.Image && o.TileM == k.TileM && o.TileN == k.TileN &&
+			o.TileK == k.TileK && o.Stages == k.Stages && o.Threads == k.Threads && o.PtrAlign == k.PtrAlign &&
+			o.MaxSplitK == k.MaxSplitK && o.Reduction == k.Reduction && o.Experimental == k.Experimental {
+			return o.Name, true
+		}
+	}
+	return "", false
 }

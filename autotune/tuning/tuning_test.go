@@ -68,6 +68,34 @@ func TestCandidatesNativeImageConstraintsAndWorkspace(t *testing.T) {
 	assert.Contains(t, cands, cand{Kernel: "t90_big", SplitK: 1})
 }
 
+// A 16-bit weight's candidates keep the twins of what the base table routes
+// the same weight to in the other 16-bit type: f16's tune times the bf16
+// route's f16 build even where the model would prune it.
+func TestCandidatesKeepTheOther16BitTypesRoutes(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	cfg := &tuning.Config{Catalog: cat, Splits: []int{1, 2, 4, 8}, Workspace: 32 << 20, Prune: 1.5}
+	o := tuning.Weight{Name: "o", Types: tuningtest.Types("f16"), N: 4096, K: 4096}
+	sp := tuning.Span{Lo: 65, Hi: 128}
+	f16 := cand{Kernel: "gemmroute_sm90_ws_wgmma_swap_f16_f16_f32_tn_64x64x64_w8_s10_a16", SplitK: 2}
+	_, pruned := cfg.Candidates(o, sp, tuningtest.NewGPU())
+	require.Contains(t, pruned, f16, "the model prunes it: the rule below is what keeps it")
+	bf16 := tuningtest.Types("bf16")
+	cfg.SetIncumbent(&dispatch.Table{Entries: []dispatch.Entry{{Arch: dispatch.SM90, Types: bf16, Layout: "tn", N: o.N, K: o.K,
+		Buckets: []dispatch.Bucket{{MinM: 65, MaxM: 128, Kernel: "gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16", SplitK: 2}}}}})
+	cands, pruned := cfg.Candidates(o, sp, tuningtest.NewGPU())
+	assert.Contains(t, cands, f16)
+	assert.NotContains(t, pruned, f16)
+	for _, c := range cands {
+		assert.NotContains(t, c.Kernel, "bf16", "only kernels that compute f16")
+	}
+	// e4m3 weights have no twin: the bf16 entry is not theirs.
+	fp8 := o
+	fp8.Types = tuningtest.Types("e4m3→bf16")
+	cands, _ = cfg.Candidates(fp8, sp, tuningtest.NewGPU())
+	assert.NotContains(t, cands, cand{Kernel: "gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_64x64x64_w8_s10_a16", SplitK: 2})
+}
+
 // A candidate must plan at every M of its bucket, not at the edges alone:
 // on the H200's catalog the stream-K repack 128x128 for N = 769, K = 5125
 // fits 32 MiB at M = 2049, 4095 and 4096 (its copies run in chunks there)
