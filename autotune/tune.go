@@ -97,6 +97,9 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetWidth(30))
 			cfg.Progress = func(done, total int) { bar.ChangeMax(total); _ = bar.Set(done) }
 			start := time.Now()
+			if f.timeLimit > 0 {
+				cfg.Deadline = start.Add(f.timeLimit)
+			}
 			res, err := tuning.Tune(cfg, ms, base)
 			_ = bar.Finish()
 			fmt.Fprintln(std.err)
@@ -122,6 +125,10 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
 				f.out, len(res.Entries), len(cfg.Weights), len(cfg.Spans()), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
 			fmt.Fprintf(std.out, "time in the measurer's calls: %s\n", spentLine(res))
+			if len(res.Unmeasured) > 0 || res.NoEvents {
+				fmt.Fprintf(std.out, "-time-limit %s: %d (weight, bucket) units not tuned (their buckets keep -base's choices; buckets from M = %d tuned); events column left out: %t\n",
+					f.timeLimit, len(res.Unmeasured), res.Config.MinM, res.NoEvents)
+			}
 			if f.report == "" {
 				return 0
 			}
@@ -142,6 +149,7 @@ type tuneFlags struct {
 	rooflineFlags
 	out, report, peer, devices, driver string
 	invariant, vendor, baseRoutes      bool
+	timeLimit                          time.Duration
 }
 
 func (f *tuneFlags) register(fs *flag.FlagSet) {
@@ -161,6 +169,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 	}
 	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16, f16, e4m3 per-tensor) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
 	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop starting (weight, bucket) units this long after the start (e.g. 400s; 0: none): the run then tunes the buckets every weight finished, the others keep the -base table's choices, the events column is left out, and the table is written")
 	fs.BoolVar(&f.baseRoutes, "base-routes", false, "of our kernels, time only the kernel and split-K -base routes each weight and bucket to and its recorded runner-up: with -vendor, adds cuBLASLt routes to a tuned table in a short run; with -vendor=false, measures the routes again after a kernel change")
 }
 

@@ -3,11 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,6 +148,48 @@ func TestNotesFlagNoisyTimings(t *testing.T) {
 	(&Tune{Result: res}).Notes(&md)
 	assert.Contains(t, md.String(), "t90_mma split-K 4`: median")
 	assert.Contains(t, md.String(), "- `t90_wrong split-K 1`, at ")
+}
+
+// A run its time limit cut says so at the top of tune.md, and its choices'
+// events column shows no figure where none was taken.
+func TestTuneReportOfACutRun(t *testing.T) {
+	cat, err := tuningtest.Catalog()
+	require.NoError(t, err)
+	qkv := tuning.Weight{Name: "l3-8b.qkv", Types: tuningtest.Types("bf16"), N: 6144, K: 4096}
+	cfg := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
+	cfg.MaxM, cfg.Prune = 512, 0
+	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}}
+	for _, n := range []int{0, qkv.N} {
+		e := dispatch.Entry{Arch: dispatch.SM90, Types: qkv.Types, Layout: "tn", N: n, K: n / 6144 * 4096}
+		for _, b := range dispatch.GeometricBuckets(8192) {
+			b.Kernel, b.SplitK = "t90_any", 1
+			e.Buckets = append(e.Buckets, b)
+		}
+		base.Entries = append(base.Entries, e)
+	}
+	cfg.Deadline = time.Now().Add(50 * time.Millisecond)
+	res, err := tuning.Tune(&cfg, []tuning.Measurer{&slowFirstTime{Measurer: tuningtest.NewGPU(), wait: 100 * time.Millisecond}}, base)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Unmeasured)
+	require.True(t, res.NoEvents)
+	dir := t.TempDir()
+	require.NoError(t, (&Tune{Result: res, Ceilings: Ceilings{ReadBW: 4e12, Peak: 700e12}}).Write(dir))
+	md, err := os.ReadFile(filepath.Join(dir, "tune.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), fmt.Sprintf("The run's time limit cut it: %d (weight, bucket) units not tuned (their buckets keep the base table's choices; the table's tuned buckets start at M = 257); the per-call events column was left out.", len(res.Unmeasured)))
+	assert.Regexp(t, `\| l3-8b\.qkv bf16 \| 257 \| [0-9.]+ \([0-9.]+\) \| – \|`, string(md))
+}
+
+// slowFirstTime is a Measurer whose first timing takes wait.
+type slowFirstTime struct {
+	tuning.Measurer
+	wait time.Duration
+	once sync.Once
+}
+
+func (s *slowFirstTime) Time(w tuning.Weight, m int, c tuning.Candidate, reps int) (tuning.Timing, error) {
+	s.once.Do(func() { time.Sleep(s.wait) })
+	return s.Measurer.Time(w, m, c, reps)
 }
 
 // A report's rates must be positive and finite (a negative peak panicked in

@@ -106,6 +106,13 @@ func (r *Tune) summary(w *strings.Builder) {
 		len(c.Weights), len(c.Spans()), max(c.MinM, 1), c.MaxM, r.Devices, r.Elapsed.Round(time.Second), c.Splits, c.Reps, c.ScreenReps, c.Keep, 100*c.Tie, 100*c.Noise, tuning.RetimeRounds, c.Prune)
 	fmt.Fprintf(w, "Candidates over all (weight, bucket) pairs: %d passed the correctness gate, %d rejected by it, %d pruned by the model; %d timings taken, %d candidates timed again.\n\n",
 		passed, rejected, pruned, timings, retimed)
+	if len(r.Unmeasured) > 0 || r.NoEvents {
+		fmt.Fprintf(w, "The run's time limit cut it: %d (weight, bucket) units not tuned (their buckets keep the base table's choices; the table's tuned buckets start at M = %d)", len(r.Unmeasured), max(c.MinM, 1))
+		if r.NoEvents {
+			w.WriteString("; the per-call events column was left out")
+		}
+		w.WriteString(".\n\n")
+	}
 	fmt.Fprintf(w, "Method: %s\n\n", tuning.Method)
 	fmt.Fprintf(w, "The written table's buckets against the kernel set: %s (a changed or missing kernel's buckets, from the base table, are not used: tune them again).\n\n", r.Kernels)
 	w.WriteString("Correctness gate (sampled elements against the float64 reference):\n\n")
@@ -277,8 +284,12 @@ func (r *Tune) timedChoices(w *strings.Builder) {
 				peer, ratio = fmt.Sprintf("%.2f", row.PeerUS), fmt.Sprintf("×%.2f", row.Ratio())
 				logs = append(logs, math.Log(row.Ratio()))
 			}
-			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.1f | %s | %s | `%s` (%d) |\n",
-				wt.Name, wt.Types, row.M, row.GraphUS, row.GraphP90, row.EventsUS, row.EventsP90, row.RooflinePct(), peer, ratio, row.Kernel, row.SplitK)
+			events := "–" // not timed: the run's time limit left the column out
+			if row.EventsUS > 0 {
+				events = fmt.Sprintf("%.2f (%.2f)", row.EventsUS, row.EventsP90)
+			}
+			fmt.Fprintf(w, "| %s %s | %d | %.2f (%.2f) | %s | %.1f | %s | %s | `%s` (%d) |\n",
+				wt.Name, wt.Types, row.M, row.GraphUS, row.GraphP90, events, row.RooflinePct(), peer, ratio, row.Kernel, row.SplitK)
 		}
 	}
 	if len(logs) > 0 {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
 	"github.com/gemmroute/gemmroute/kernels"
@@ -52,6 +53,13 @@ type Config struct {
 	// measures a table's routes again after their kernels' code changed
 	// (new digests, times and margins; the choice re-made between the two).
 	BaseRoutes *dispatch.Table
+	// Deadline, when set, is when the run stops starting (weight, bucket)
+	// units: those not started keep the base table's choices, as buckets
+	// outside MinM…MaxM do, and the events column is left out where the
+	// deadline has passed before it (Result.Unmeasured, Result.NoEvents), so
+	// that a run short of time writes what it measured rather than being
+	// killed with nothing written.
+	Deadline time.Time
 	// incumbent is the table the run merges into (Tune's base): what it
 	// routes each weight and bucket to is timed whatever the model says.
 	incumbent *dispatch.Table
@@ -144,3 +152,6 @@ func (c *Config) Spans() []Span {
 	}
 	return nil
 }
+
+// pastDeadline reports whether the run's Deadline is set and has passed.
+func (c *Config) pastDeadline() bool { return !c.Deadline.IsZero() && time.Now().After(c.Deadline) }

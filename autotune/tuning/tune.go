@@ -106,6 +106,17 @@ type Result struct {
 	Spans   []*SpanResult
 	Entries []dispatch.Entry // one exact entry per weight, one default per dtype
 	Choices []Choice         // every bucket of Entries, with its bucket loss
+	// Unmeasured are the (weight, bucket) units Config.Deadline stopped
+	// before they started (their buckets keep the base table's choices),
+	// and NoEvents says the events column was left out for the same reason.
+	Unmeasured []Unit
+	NoEvents   bool
+}
+
+// Unit is one weight at one bucket: what a run measures at a time.
+type Unit struct {
+	Weight Weight
+	Span   Span
 }
 
 // Tune measures every weight at every bucket of cfg over ms (one kind of
@@ -131,11 +142,18 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 	run.VendorAlgorithms, _ = cfg.VendorUse(ms)
 	run.incumbent = base
 	cfg = &run
-	spans, err := cfg.measure(ms)
+	spans, unmeasured, err := cfg.measure(ms)
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Config: cfg, Device: dev, Spans: spans}
+	if len(unmeasured) > 0 { // cut by the deadline: the run tunes the buckets every weight finished
+		spans, unmeasured = cfg.keepFinished(spans, unmeasured)
+	}
+	r := &Result{Config: cfg, Device: dev, Spans: spans, Unmeasured: unmeasured}
+	if len(spans) == 0 {
+		r.NoEvents = true
+		return r, nil // nothing to merge: the base table stands
+	}
 	if r.Entries, r.Choices, err = buildEntries(samples(dev.Arch, spans), base, cfg.MaxM, cfg.Catalog); err != nil {
 		return nil, err
 	}
@@ -145,6 +163,9 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 	if cfg.MinM > 1 { // the choices the run made, not the buckets it kept
 		r.Choices = slices.DeleteFunc(r.Choices, func(c Choice) bool { return c.Bucket.MinM < cfg.MinM || c.Bucket.MaxM == 0 })
 	}
+	if r.NoEvents = cfg.pastDeadline(); r.NoEvents {
+		return r, nil
+	}
 	exact := &dispatch.Table{Entries: r.Entries}
 	err = runUnits(ms, len(spans), func() {}, func(m Measurer, i int) error { return cfg.eventColumn(m, spans[i], exact) })
 	return r, err
@@ -152,17 +173,13 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 
 // measure tunes every (weight, bucket) over the measurers, largest Ms first
 // so that devices finish together, then times the default entries' missing
-// contenders.
-func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, error) {
-	type unit struct {
-		w  Weight
-		sp Span
-	}
-	var units []unit
+// contenders; it returns the units Config.Deadline kept from starting.
+func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, []Unit, error) {
+	var units []Unit
 	sp := cfg.Spans()
 	for i := len(sp) - 1; i >= 0; i-- {
 		for _, w := range cfg.Weights {
-			units = append(units, unit{w, sp[i]})
+			units = append(units, Unit{w, sp[i]})
 		}
 	}
 	var mu sync.Mutex // Progress is called from one goroutine at a time
@@ -177,12 +194,22 @@ func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, error) {
 	}
 	results := make([]*SpanResult, len(units))
 	err := runUnits(ms, len(units), tick, func(m Measurer, i int) (err error) {
-		results[i], err = cfg.tuneSpan(m, units[i].w, units[i].sp)
+		if cfg.pastDeadline() {
+			return nil // not started: the base table's choices stand
+		}
+		results[i], err = cfg.tuneSpan(m, units[i].Weight, units[i].Span)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var unmeasured []Unit
+	for i, r := range results {
+		if r == nil {
+			unmeasured = append(unmeasured, units[i])
+		}
+	}
+	results = slices.DeleteFunc(results, func(r *SpanResult) bool { return r == nil })
 	fills := fillUnits(results)
 	var todo []*SpanResult
 	for _, r := range results {
@@ -197,7 +224,27 @@ func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, error) {
 	slices.SortFunc(results, func(a, b *SpanResult) int {
 		return cmp.Or(slices.Index(cfg.Weights, a.Weight)-slices.Index(cfg.Weights, b.Weight), a.Span.Lo-b.Span.Lo)
 	})
-	return results, err
+	return results, unmeasured, err
+}
+
+// keepFinished narrows a run that Config.Deadline cut to the buckets above
+// the highest one a unit of which did not start (units run from the
+// largest Ms down, every weight at a bucket before the next): it moves
+// cfg.MinM up to them, so that the buckets below keep the base table's
+// choices, and returns their results and the units it leaves unmeasured
+// (those of the cut bucket that did run included).
+func (cfg *Config) keepFinished(spans []*SpanResult, unmeasured []Unit) ([]*SpanResult, []Unit) {
+	cut := 0
+	for _, u := range unmeasured {
+		cut = max(cut, u.Span.Hi)
+	}
+	for _, r := range spans {
+		if r.Span.Hi <= cut {
+			unmeasured = append(unmeasured, Unit{r.Weight, r.Span})
+		}
+	}
+	cfg.MinM = cut + 1
+	return slices.DeleteFunc(spans, func(r *SpanResult) bool { return r.Span.Hi <= cut }), unmeasured
 }
 
 // runUnits calls do(m, i) for every i < n, spreading the calls over the

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -292,6 +293,70 @@ func TestTuneChoosesAndMerges(t *testing.T) {
 // default's; one across an edge of the range keeps its part outside it), the
 // choices list the tuned buckets only, and a base with a gap next to the
 // tuned buckets is refused.
+// A run past its deadline starts no more units: the buckets it did not
+// measure keep the base table's choices, the events column is left out, and
+// Result says so; with the deadline ahead, nothing changes.
+func TestTuneDeadline(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.MinM, cfg.MaxM = 17, 512
+	bf16 := dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}
+	e := dispatch.Entry{Arch: dispatch.SM90, Types: bf16, Layout: "tn", N: qkv.N, K: qkv.K}
+	for _, b := range dispatch.GeometricBuckets(8192) {
+		b.Kernel, b.SplitK = "t90_any", 1
+		e.Buckets = append(e.Buckets, b)
+	}
+	def := e
+	def.N, def.K = 0, 0
+	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}, Entries: []dispatch.Entry{def, e}}
+
+	cfg.Deadline = time.Now().Add(time.Hour)
+	res, err := tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, base)
+	require.NoError(t, err)
+	assert.Empty(t, res.Unmeasured)
+	assert.False(t, res.NoEvents)
+	assert.Len(t, res.Spans, 5)
+
+	cfg.Deadline = time.Now().Add(-time.Second)
+	res, err = tuning.Tune(cfg, []tuning.Measurer{tuningtest.NewGPU()}, base)
+	require.NoError(t, err)
+	assert.Len(t, res.Unmeasured, 5, "[17, 32] … [257, 512] of qkv, none started")
+	assert.True(t, res.NoEvents)
+	assert.Empty(t, res.Spans)
+	assert.Empty(t, res.Entries, "nothing to merge: the base table stands")
+
+	// The deadline passes during the first unit (the largest bucket): that
+	// one is measured, the four after it keep the base's choices.
+	cfg.Deadline = time.Now().Add(50 * time.Millisecond)
+	res, err = tuning.Tune(cfg, []tuning.Measurer{&slowFirstCheck{Measurer: tuningtest.NewGPU(), wait: 100 * time.Millisecond}}, base)
+	require.NoError(t, err)
+	require.Len(t, res.Spans, 1)
+	assert.Equal(t, tuning.Span{Lo: 257, Hi: 512}, res.Spans[0].Span)
+	assert.Len(t, res.Unmeasured, 4)
+	assert.True(t, res.NoEvents)
+	for _, en := range res.Entries {
+		for _, b := range en.Buckets {
+			if b.MinM == 257 {
+				assert.NotEmpty(t, b.TimesUS, "%s %s: measured", en.Key(), b.String())
+				continue
+			}
+			assert.Equal(t, "t90_any", b.Kernel, "%s %s: the base's choice", en.Key(), b.String())
+			assert.Empty(t, b.TimesUS, "%s %s: not measured", en.Key(), b.String())
+		}
+	}
+}
+
+// slowFirstCheck is a Measurer whose first gate call takes wait.
+type slowFirstCheck struct {
+	tuning.Measurer
+	wait time.Duration
+	once sync.Once
+}
+
+func (s *slowFirstCheck) Check(w tuning.Weight, m int, c tuning.Candidate) error {
+	s.once.Do(func() { time.Sleep(s.wait) })
+	return s.Measurer.Check(w, m, c)
+}
+
 func TestTuneMRange(t *testing.T) {
 	cfg := testConfig(t, qkv)
 	cfg.MinM, cfg.MaxM = 17, 512
