@@ -133,13 +133,21 @@ func TestPoints(t *testing.T) {
 	assert.Equal(t, 4.5, peer.US(tuning.Shape{Name: "q", M: 1, N: 8, K: 8, Types: tuningtest.Types("e4m3→bf16")}))
 }
 
-// A candidate noisy every time stays flagged in the report.
-func TestNotesFlagNoisyTimings(t *testing.T) {
+// qkvConfig is the default configuration over the test catalog for
+// Llama-3-8B's qkv, up to maxM, without the model's pruning.
+func qkvConfig(t *testing.T, maxM int) (tuning.Config, tuning.Weight) {
+	t.Helper()
 	cat, err := tuningtest.Catalog()
 	require.NoError(t, err)
 	qkv := tuning.Weight{Name: "l3-8b.qkv", Types: tuningtest.Types("bf16"), N: 6144, K: 4096}
 	cfg := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
-	cfg.MaxM, cfg.Prune = 16, 0
+	cfg.MaxM, cfg.Prune = maxM, 0
+	return cfg, qkv
+}
+
+// A candidate noisy every time stays flagged in the report.
+func TestNotesFlagNoisyTimings(t *testing.T) {
+	cfg, _ := qkvConfig(t, 16)
 	gpu := tuningtest.NewGPU()
 	gpu.Noisy = map[tuning.Candidate]int{{Kernel: "t90_mma", SplitK: 4}: 1000}
 	res, err := tuning.Tune(&cfg, []tuning.Measurer{gpu}, &dispatch.Table{})
@@ -153,11 +161,7 @@ func TestNotesFlagNoisyTimings(t *testing.T) {
 // A run its time limit cut says so at the top of tune.md, and its choices'
 // events column shows no figure where none was taken.
 func TestTuneReportOfACutRun(t *testing.T) {
-	cat, err := tuningtest.Catalog()
-	require.NoError(t, err)
-	qkv := tuning.Weight{Name: "l3-8b.qkv", Types: tuningtest.Types("bf16"), N: 6144, K: 4096}
-	cfg := tuning.DefaultConfig(cat, []tuning.Weight{qkv})
-	cfg.MaxM, cfg.Prune = 512, 0
+	cfg, qkv := qkvConfig(t, 512)
 	base := &dispatch.Table{Provenance: dispatch.Provenance{Source: "base"}}
 	for _, n := range []int{0, qkv.N} {
 		e := dispatch.Entry{Arch: dispatch.SM90, Types: qkv.Types, Layout: "tn", N: n, K: n / 6144 * 4096}
