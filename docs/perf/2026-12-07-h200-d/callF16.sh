@@ -4,7 +4,8 @@
 # and date, so an H100's buckets can sit beside them).
 # Prediction (before the run): the f16 routes follow the bf16 ones — in at least 15 of the 20 (weight, bucket) pairs the
 # route is the f16 twin of the bf16 entry's route there (same family and tile), the rest its runner-up's twin.
-# usage: [LIMIT=SECONDS] [LO=17 HI=256 BASE=buckets.yaml] [FLAGS='more tune flags'] bash callF16.sh   (carry .gpu-bin: r.txz as callI.sh's; writes
+# usage: [LIMIT=SECONDS] [LO=17 HI=256 BASE=buckets.yaml] [FLAGS='more tune flags'] bash callF16.sh   (carry .gpu-bin:
+# r.txz with autotune from 766f654 or later: the tune stops starting buckets 90 s before LIMIT, -time-limit; writes
 # buckets-F16-LO.yaml, tune-F16-LO.md; the next ranges: LO=257 HI=2048, then LO=2049 HI=8192, each on the table the last
 # one wrote, or on the committed table once that one is spliced)
 set -uo pipefail
@@ -13,6 +14,6 @@ s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 LO=${LO:-17} HI=${HI:-256}
 timeout ${LIMIT:-300} .gpu/autotune tune -model llama3-8b -types f16 -vendor=false -min-m $LO -max-m $HI -reps 10 -event-calls 10 \
-  ${FLAGS:-} -base ${BASE:-buckets.yaml} -out $OUT/buckets-F16-$LO.yaml -report /tmp/rep -driver "$drv" > /tmp/tune-F16.log 2>&1; t tune-F16-$LO…$HI $?
+  -time-limit $(( ${LIMIT:-300} - 90 ))s ${FLAGS:-} -base ${BASE:-buckets.yaml} -out $OUT/buckets-F16-$LO.yaml -report /tmp/rep -driver "$drv" > /tmp/tune-F16.log 2>&1; t tune-F16-$LO…$HI $?
 tail -2 /tmp/tune-F16.log | tr '\r' '\n' | tail -2; cp /tmp/rep/tune.md $OUT/tune-F16-$LO.md 2>/dev/null
 echo "total $(( $(date +%s) - s )) s"

@@ -7,7 +7,8 @@
 # 0.94 to ≥ 0.97 (Llama-3-8B) and held out from 0.84 to ≥ 0.87; qkv M = 725 ×0.76 → ≥ ×0.85, o M = 1024
 # ×0.81 → ≥ ×0.93; 17–256 from 0.98 to ≥ 0.98 (only 129…256 move; M = 192 shapes gain); the off-grid shapes at
 # M = 150…850 ≥ 3 % faster (geomean) than with the committed table; M ≤ 128 and ≥ 1025 unchanged (±2 %).
-# usage: [LIMIT=SECONDS] [LO=129 HI=1024 BASE=buckets.yaml] bash callH.sh   (carry .gpu-bin: r.txz)
+# usage: [LIMIT=SECONDS] [LO=129 HI=1024 BASE=buckets.yaml] bash callH.sh   (carry .gpu-bin: r.txz from 766f654 or later:
+# the tune stops starting buckets 90 s before its timeout, -time-limit, and writes what it measured)
 # writes $OUT/buckets-h.yaml, tune-h.md, h.tgz (every CSV and log)
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }; L=${LIMIT:-590}; left() { echo $(( L - ($(date +%s) - s) )); }
@@ -22,6 +23,7 @@ bench() {  # shapes-csv label table
   timeout 80 .gpu/autotune bench -shapes $1 -peer /tmp/h/peer-$n.csv -csv /tmp/h/$n-$2.csv -table $3 > /tmp/h/b-$n-$2.log 2>&1; t "bench $n $2" $?
 }
 timeout $(( L - ${BENCH_S:-250} )) .gpu/autotune tune -shapes $C -vendor=false -prune 1.5 -keep 1.2 -reps 10 -event-calls 10 -driver "$drv" \
+  -time-limit $(( L - ${BENCH_S:-250} - 90 ))s \
   -min-m $lo -max-m $hi -base $base -out $OUT/buckets-h.yaml -report /tmp/h/rh > /tmp/h/tune-h.log 2>&1
 t "tune $lo…$hi" $?; tail -3 /tmp/h/tune-h.log; cp /tmp/h/rh/tune.md $OUT/tune-h.md 2>/dev/null
 if [ -s $OUT/buckets-h.yaml ]; then
