@@ -505,8 +505,12 @@ func streamKSlots(k *kernels.KernelSpec, p *Problem, g, s int) int64 {
 // split s on sms SMs: a TileM × TileN fp32 partial per slot, none when the
 // grid divides the tiles.
 func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms, s int) int64 {
-	return satmath.Mul(streamKSlots(k, p, streamKGrid(k, p, sms), s), int64(k.TileM)*int64(k.TileN)*4)
+	return satmath.Mul(streamKSlots(k, p, streamKGrid(k, p, sms), s), partialTileBytes(k))
 }
+
+// partialTileBytes is one fp32 TileM × TileN partial tile of a stream-K
+// kernel: a slot of its workspace.
+func partialTileBytes(k *kernels.KernelSpec) int64 { return int64(k.TileM) * int64(k.TileN) * 4 }
 
 // streamKWaves is how long a stream-K kernel's grid runs for p with tail
 // split s on sms SMs, in the time of one whole tile: its whole waves and,
@@ -564,7 +568,8 @@ func tailParts(k *kernels.KernelSpec, p *Problem, sms int, limit int64) int {
 		if parts != int64(s) || rest == 0 {
 			continue // the same as a smaller split, or no tail
 		}
-		if streamKSlots(k, p, int(g), s)*tailFlagsPerSlot > kernels.StreamKFlags || streamKWorkspace(k, p, sms, s) > limit {
+		slots := streamKSlots(k, p, int(g), s)
+		if slots*tailFlagsPerSlot > kernels.StreamKFlags || satmath.Mul(slots, partialTileBytes(k)) > limit {
 			continue
 		}
 		kp := (kt + parts - 1) / parts
