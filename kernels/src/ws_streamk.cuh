@@ -144,10 +144,11 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k
 // ws_stream_k_parts is the stream-K walk whose tail split S comes from the
 // plan (p.tail_parts, chosen by dispatch's cost model: more parts shorten the
 // tail, each costs the finisher one partial tile read back), not from the
-// grid: ws_stream_k's S = ⌊G/R⌋ gives a tail of R = 3 tiles 44 parts, and
-// their finisher reads back 43 partial tiles one after another (mistral-nemo
-// o, 5120 × 4096 at M = 600, 128x192: 84.7 µs where one wave takes 36,
-// docs/perf/2026-12-07-h200-f). Block b takes whole tiles b, b + G, … below
+// grid: ws_stream_k's S = ⌊G/R⌋ (44, clipped by the k-tiles to 32 parts of
+// 2) splits a tail of R = 3 tiles so that each finisher reads back 31
+// partial tiles one after another (mistral-nemo o, 5120 × 4096 at M = 600,
+// 128x192: 81.0 µs, 49.7 at the plan's S = 4; docs/perf/2026-12-07-h200-f,
+// call K). Block b takes whole tiles b, b + G, … below
 // FULL (a multiple of G, or one less, see below), then tail parts
 // q = b, b + G, … below R·S, where part q is part j = ⌊q/R⌋ of tail tile
 // i = q mod R: parts are numbered part-major, so the blocks that run at one
@@ -160,8 +161,8 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k
 // and sets flag q·CONSUMERS + c; where (S − 1)·(R + 1)·3 would exceed
 // GR_STREAMK_FLAGS the walk takes every tile whole (dispatch never asks
 // for such an S; kbench's check once did, and the flags written past the
-// buffer corrupted the inputs of the kernels after it). The finisher adds slots j·R + i in order j = 0…S−2
-// (the same bits every run). S = 1: whole tiles only, the tail a partial wave.
+// buffer corrupted the inputs of the kernels after it). The finisher adds
+// slots j·R + i in order j = 0…S−2 (the same bits every run). S = 1: whole tiles only, the tail a partial wave.
 // SHIFT (ws_stream_k_parts_shift): the last M tile starts at M − BM
 // (shifted_token0), so it and the tile before compute the rows they share;
 // they must sum them alike. M tiles are walked from the last one
