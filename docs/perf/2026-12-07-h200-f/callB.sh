@@ -7,6 +7,10 @@
 # 128x128 per flop; our 256x128 DP tile ran at 0.9–1.0 of our 128x256 before). Then sh_ts 128x64 (never run) checked and
 # timed beside ts 128x64 at o M = 129, 182, 256 — prediction: M = 182 30.6 → ≤ 20 µs (the shift removes the 74 rows
 # past M; M = 256's 18.6 is the same tiles).
+# Then (twenty-fifth session) the ws_stream_k_shift hazard: kbench same of sk_sh_ts 128x192 against sk_ts 128x192
+# (the unshifted twin) at N = K = 4096, M = 700, 800, 900, 1000. Prediction: M = 800 differs in rows 672…767
+# (the shifted last tile and the one before meet across the whole/tail boundary); if it does not, the hazard
+# is not reached at these shapes and stays a note.
 # usage: bash callB.sh   (carry .gpu-bin: r.txz with kbench built from this commit)
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
@@ -20,6 +24,7 @@ timeout 30 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "sk_tp_sh_t
 timeout 40 .gpu/kbench timeall 1024,1200 "sk_tp_sh_ts_bf16" 4096x4096,28672x4096 > $OUT/time.log 2>&1; t timeall $?
 timeout 20 .gpu/kbench check "" "sh_ts_bf16_bf16_f32_tn_128x64" > /tmp/b/check64.log 2>&1; t check-128x64 $?; tail -1 /tmp/b/check64.log
 timeout 30 .gpu/kbench timeall 129,182,256 "ts_bf16_bf16_f32_tn_128x64" 4096x4096 > $OUT/time64.log 2>&1; t timeall-128x64 $?
+timeout 30 .gpu/kbench same 700,800,900,1000 "sk_sh_ts_bf16_bf16_f32_tn_128x192" 4096x4096 > $OUT/same.log 2>&1; t same $?; tail -1 $OUT/same.log
 (cd dispatch && timeout 80 ../.gpu/dispatch.test -test.count=1 -test.run '^TestStreamKDeterministicAndReplayable$' > /tmp/b/gpu-test.log 2>&1); t gpu-test $?
 tail -3 /tmp/b/gpu-test.log; grep -E '^\s+(Error|Messages)' /tmp/b/gpu-test.log | head -6
 tar czf $OUT/b.tgz -C /tmp/b .
