@@ -308,7 +308,7 @@ func (e *Engine) launch(pl Plan, p *Problem, s Stream) error {
 	kp := kernels.Params{
 		A: uintptr(p.A), B: uintptr(p.B), D: uintptr(p.D), Bias: uintptr(p.Bias),
 		M: int64(p.M), N: int64(p.N), K: int64(p.K), LDA: int64(p.LDA), LDB: int64(p.LDB), LDC: int64(p.LDC),
-		KPerSplit: int64(pl.kPerSplit), Beta: p.Beta, SplitK: int32(pl.SplitK), TailParts: int32(pl.tailParts),
+		KPerSplit: int64(pl.kPerSplit), Beta: p.Beta, SplitK: int32(pl.kernelSplitK()), TailParts: int32(pl.tailParts),
 	}
 	kp.Alpha, kp.ScaleA, kp.ScaleB, kp.Scaling = p.kernelScales()
 	if p.Beta != 0 {

@@ -93,8 +93,8 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 		t *= float64(ceilDiv(kps, round)*round) / float64(kps)
 	}
 	t += 2e-6 // launch and ramp
-	if splitK > 1 {
-		t += 2e-6 // the reduce kernel
+	if splitK > 1 && !k.SplitFixed() {
+		t += 2e-6 // the reduce kernel (a split_fixed kernel sums its parts itself)
 	}
 	return t + repack
 }

@@ -336,3 +336,100 @@ func catalogKernel(t *testing.T, name string) (*kernels.Catalog, *kernels.Kernel
 	require.NotNil(t, k, name)
 	return cat, k
 }
+
+// TestSplitFixedWalk models ws_split_fixed's walk (kernels/src/
+// ws_splitfixed.cuh) on the grid the plan gives and on others: every tile's
+// parts cover its K once, over the workspace split-K's K ranges (the plan's
+// K per split); the slots and flags stay within the plan's workspace and
+// kernels.StreamKFlags; and the blocks, stepped in an order that favours
+// the late ones, never wait in a cycle (a part writes its slot again only
+// once the finisher of the wave before has read it). The plan itself: one
+// launch (no reduce), Params.SplitK 1 and the parts in Params.TailParts.
+func TestSplitFixedWalk(t *testing.T) {
+	const name = "gemmroute_sm90_ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16"
+	cat, k := catalogKernel(t, name)
+	require.True(t, k.SplitFixed() && k.MaxSplitK > 1 && k.ReduceKernel == "" && k.ReductionClass != "")
+	pln := NewPlanner(cat, nil, H200, Limits{})
+	consumers := k.Threads/128 - 1
+	for _, c := range [][3]int{{1, 4096, 4096}, {7, 776, 5128}, {300, 5120, 4096}, {1024, 4096, 4096}, {4096, 14336, 4096}, {129, 384, 128}, {600, 10240, 1032}} {
+		for s := 1; s <= 8; s++ {
+			m, n, kk := c[0], c[1], c[2]
+			p := PlaceholderProblem(m, n, kk, Types{In: BF16, Out: BF16})
+			pl, err := pln.PlanKernel(&p, name, s)
+			require.NoError(t, err)
+			what := fmt.Sprintf("M=%d N=%d K=%d S=%d", m, n, kk, s)
+			s := pl.SplitK // after the plan's rounding (no empty part)
+			require.Len(t, pl.plannedLaunches(), 1, what)
+			require.Equal(t, [2]int{1, s}, [2]int{pl.kernelSplitK(), pl.tailParts}, what)
+			kps := int64(pl.kPerSplit)
+			for _, g := range []int{int(pl.plannedLaunches()[0].grid[0]), 114, 8} {
+				g = max(g, s)
+				what := fmt.Sprintf("%s G=%d", what, g)
+				mt, nt := int64(ceilDiv(m, k.TileM)), int64(ceilDiv(n, k.TileN))
+				all, wt := mt*nt, int64(max(g/s, 1))
+				type segment struct{ tile, part int64 }
+				walk := make([][]segment, g)
+				for b := int64(0); b < int64(g); b++ {
+					i, j := b%wt, b/wt
+					for tile := i; j < int64(s) && tile < all; tile += wt {
+						walk[b] = append(walk[b], segment{tile, j})
+					}
+				}
+				covered := make([]int64, all) // K elements per tile
+				flags := make([]bool, g)
+				slot := make([]segment, g)
+				next := make([]int, g)
+				maxSlot := int64(-1)
+				for done := false; !done; {
+					moved := false
+					done = true
+					for b := g - 1; b >= 0; b-- {
+						if next[b] == len(walk[b]) {
+							continue
+						}
+						done = false
+						sg := walk[b][next[b]]
+						k0 := sg.part * kps
+						switch {
+						case s == 1:
+						case sg.part < int64(s)-1: // a part: its slot must be free
+							if flags[b] {
+								continue
+							}
+							flags[b], slot[b], maxSlot = true, sg, max(maxSlot, int64(b))
+						default: // the finisher: every part of its tile in its slot
+							ready := true
+							for x := int64(0); x < int64(s)-1; x++ {
+								w := x*wt + sg.tile%wt
+								ready = ready && flags[w] && slot[w] == segment{sg.tile, x}
+							}
+							if !ready {
+								continue
+							}
+							for x := int64(0); x < int64(s)-1; x++ {
+								w := x*wt + sg.tile%wt
+								flags[w] = false
+								covered[sg.tile] += min(int64(kk), (x+1)*kps) - x*kps
+							}
+						}
+						if s == 1 || sg.part == int64(s)-1 {
+							covered[sg.tile] += min(int64(kk), k0+kps) - k0
+						}
+						next[b]++
+						moved = true
+					}
+					require.True(t, done || moved, "%s: the blocks wait in a cycle", what)
+				}
+				for tile, e := range covered {
+					require.Equal(t, int64(kk), e, "%s: tile %d", what, tile)
+				}
+				if s > 1 {
+					require.Less(t, maxSlot, wt*int64(s-1), what)
+				}
+				require.LessOrEqual(t, (maxSlot+1)*int64(consumers), int64(kernels.StreamKFlags), what)
+			}
+			g := int64(pl.plannedLaunches()[0].grid[0])
+			assert.Equal(t, max(g/int64(s), 1)*int64(s-1)*partialTileBytes(k), pl.WorkspaceBytes, what)
+		}
+	}
+}

@@ -129,8 +129,12 @@ func otherStreamAndGraph(t *testing.T, e *dispatch.Engine, p dispatch.Problem, a
 }
 
 // Every two kernels of one reduction class write the same bits for the
-// same problem (the generator's class.go states it; this checks it): a
-// pair that differs fails, and names both.
+// same problem (the generator's class.go states it; this checks it), at
+// split-K 1 and, where they split K at the same offsets (K per split, from
+// K, the split and the kernel's TileK), at 2 and 4 — a workspace split-K
+// with its reduce against a kernel that sums its parts itself
+// (KernelSpec.SplitFixed) among them: a pair that differs fails, and names
+// both.
 func TestReductionClassesAgree(t *testing.T) {
 	e := openEngine(t, dispatch.Options{})
 	pl := e.Planner()
@@ -141,27 +145,34 @@ func TestReductionClassesAgree(t *testing.T) {
 				d := gemmtest.FillTypes(c, ty, rand.New(rand.NewPCG(97, uint64(i))), 64)
 				p, out := operands(t, d)
 				for _, class := range pl.Catalog().Classes(ty.Types, dev.Arch) {
-					var first []uint16
-					firstName, ran := "", 0
-					for _, k := range pl.Catalog().Kernels() {
-						if k.ReductionClass != class || !k.Computes(ty.Types) || pl.CheckKernel(&k, &p, 1) != "" {
-							continue
+					for _, split := range []int{1, 2, 4} {
+						first, firstName := map[int][]uint16{}, map[int]string{}
+						ran, fixed := 0, 0
+						for _, k := range pl.Catalog().Kernels() {
+							if k.ReductionClass != class || !k.Computes(ty.Types) || pl.CheckKernel(&k, &p, split) != "" {
+								continue
+							}
+							plan, err := pl.PlanKernel(&p, k.Name, split)
+							require.NoError(t, err)
+							kps := (c.K + split - 1) / split
+							kps = (kps + k.TileK - 1) / k.TileK * k.TileK
+							repoison(t, out)
+							require.NoError(t, e.Launch(plan, &p, 0))
+							waitStream(t, 0)
+							got := out.download(t)
+							ran++
+							if k.SplitFixed() {
+								fixed++
+							}
+							if first[kps] == nil {
+								first[kps], firstName[kps] = got, k.Name
+								assert.NoError(t, d.Check(got), k.Name)
+								continue
+							}
+							sameRows(t, first[kps], got, "class %s, split-K %d: %s against %s", class, split, k.Name, firstName[kps])
 						}
-						plan, err := pl.PlanKernel(&p, k.Name, 1)
-						require.NoError(t, err)
-						repoison(t, out)
-						require.NoError(t, e.Launch(plan, &p, 0))
-						waitStream(t, 0)
-						got := out.download(t)
-						ran++
-						if first == nil {
-							first, firstName = got, k.Name
-							assert.NoError(t, d.Check(got), k.Name)
-							continue
-						}
-						sameRows(t, first, got, "class %s: %s against %s", class, k.Name, firstName)
+						t.Logf("class %s, split-K %d: %d kernels ran (%d summing their parts themselves)", class, split, ran, fixed)
 					}
-					t.Logf("class %s: %d kernels ran", class, ran)
 				}
 			})
 		}

@@ -202,6 +202,9 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		problem: *orig, route: r, planner: planner, lim: lim, nLaunches: 1,
 	}
 	pl.tailParts = tailParts(k, p, sms, lim.workspaceLimit())
+	if k.SplitFixed() { // the kernel splits every tile itself: Params.TailParts
+		pl.tailParts = s
+	}
 	// split-K or stream-K partials (one of s and tailParts is 1)
 	pl.WorkspaceBytes = workspaceNeed(k, p, max(s, pl.tailParts), sms)
 	if k.Repack() { // the copies after the partials; chunked, each launch covers a chunk's rows
@@ -215,6 +218,8 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	switch {
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
+	case k.SplitFixed(): // every tile's s parts, in waves over one block per SM
+		main.grid = [3]uint32{uint32(splitFixedGrid(k, p, sms, s)), 1, 1}
 	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles, or of N tiles)
 		c, mt, nt := max(k.Cluster, 1), int(main.grid[1]), int(main.grid[0])
 		if k.ClusterAlongN {
@@ -227,7 +232,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	}
 	main.name, main.smemBytes = fnMain.of(k)
 	pl.launches[0] = main
-	if s > 1 { // fp32 partials in the workspace, summed in a fixed order by the reduce
+	if s > 1 && !k.SplitFixed() { // fp32 partials in the workspace, summed in a fixed order by the reduce
 		red := launch{fn: fnReduce, grid: gridStride(p.M*p.N, sms), block: [3]uint32{reduceThreads, 1, 1}}
 		red.name, red.smemBytes = fnReduce.of(k)
 		pl.launches[1] = red
@@ -332,7 +337,20 @@ func (pl *Plan) decomposition() string {
 	if pl.Kernel != nil && pl.Kernel.StreamK() {
 		return "stream-K"
 	}
+	if pl.Kernel != nil && pl.Kernel.SplitFixed() && pl.SplitK > 1 {
+		return fmt.Sprintf("split-K %d, summed in the kernel", pl.SplitK)
+	}
 	return fmt.Sprintf("split-K %d", pl.SplitK)
+}
+
+// kernelSplitK is Params.SplitK of pl's GEMM launch: its split-K, but 1
+// for a kernel that sums its parts itself (Params.TailParts carries them,
+// and its epilogue writes D).
+func (pl *Plan) kernelSplitK() int {
+	if pl.Kernel.SplitFixed() {
+		return 1
+	}
+	return pl.SplitK
 }
 
 // mainLaunch is pl's launch of its GEMM kernel (the zero launch for a no-op).
@@ -420,6 +438,8 @@ func (pl Plan) Explain() string {
 			fmt.Fprintf(&b, " (stream-K: whole tiles in waves, the partial last wave's tiles split along K in %d parts; split tiles are summed in the kernel, in a fixed order)", pl.tailParts)
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
+		case pl.Kernel.SplitFixed() && pl.SplitK > 1:
+			fmt.Fprintf(&b, " (every tile split along K in %d parts, in waves of %d tiles; the kernel sums them in the reduce kernel's order)", pl.SplitK, max(int(l.grid[0])/pl.SplitK, 1))
 		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
 			fmt.Fprintf(&b, " (clusters of %d blocks along N)", pl.Kernel.Cluster)
 		case pl.Kernel.Cluster > 1:
@@ -525,6 +545,26 @@ func streamKWaves(k *kernels.KernelSpec, p *Problem, sms, s int) float64 {
 	return w
 }
 
+// splitFixedGrid is the grid of a kernel that splits every tile itself
+// (KernelSpec.SplitFixed) in s parts for p on sms SMs: one block per SM, at
+// most one a part (tiles·s), at least s (a wave holds a whole tile), and
+// at most as many as kernels.StreamKFlags serve.
+func splitFixedGrid(k *kernels.KernelSpec, p *Problem, sms, s int) int {
+	units := satmath.Mul(tileCount(k, p), int64(max(s, 1)))
+	return int(max(int64(s), min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
+}
+
+// splitFixedSlots is how many fp32 partial tiles such a kernel writes:
+// one per block of parts 0…s−2 of a wave (kernels/src/ws_splitfixed.cuh:
+// waves of ⌊G/s⌋ tiles, each block's slot reused wave after wave); none
+// at s = 1.
+func splitFixedSlots(k *kernels.KernelSpec, p *Problem, sms, s int) int64 {
+	if s <= 1 {
+		return 0
+	}
+	return int64(max(splitFixedGrid(k, p, sms, s)/s, 1) * (s - 1))
+}
+
 // maxTailParts is the most parts a stream-K kernel of planned parts splits
 // a tail tile into.
 const maxTailParts = 8
@@ -606,6 +646,8 @@ func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
 	switch {
 	case k.StreamK():
 		return streamKWorkspace(k, p, sms, s)
+	case k.SplitFixed():
+		return satmath.Mul(splitFixedSlots(k, p, sms, s), partialTileBytes(k))
 	case s > 1:
 		return splitWorkspace(p, s)
 	}

@@ -38,6 +38,14 @@ const (
 	// workspace and one Params.Flags word per warpgroup for every part but
 	// each tile's last. No split-K factor (max_split_k 1).
 	ReduceStreamKParts = "stream_k_parts"
+	// ReduceSplitFixed: a persistent kernel that splits every tile along K
+	// into the plan's split-K parts (Params.TailParts; Params.SplitK stays
+	// 1), over the K ranges of the workspace split-K, and sums them itself
+	// in the reduce kernel's order, in waves of ⌊grid/parts⌋ tiles: one
+	// fp32 partial tile per block in the workspace and one Params.Flags
+	// word per warpgroup, reused wave after wave. Split-K without a reduce
+	// kernel (max_split_k > 1, no reduce_kernel).
+	ReduceSplitFixed = "split_fixed"
 )
 
 // KernelSpec is one precompiled kernel as the manifest describes it: what it
@@ -233,6 +241,11 @@ func (k *KernelSpec) StreamK() bool {
 // TailParts reports whether the kernel is stream-K with the plan's tail
 // split (Reduction ReduceStreamKParts, Params.TailParts).
 func (k *KernelSpec) TailParts() bool { return k.Reduction == ReduceStreamKParts }
+
+// SplitFixed reports whether the kernel sums its split-K parts itself
+// (Reduction ReduceSplitFixed): the plan's split-K goes to
+// Params.TailParts, and the grid is at most one block per SM.
+func (k *KernelSpec) SplitFixed() bool { return k.Reduction == ReduceSplitFixed }
 
 // Repack reports whether the kernel runs on copies of A and B that its
 // RepackKernel writes (see RepackKernel).
@@ -453,8 +466,10 @@ func NewCatalog(m Manifest) (*Catalog, error) {
 			return nil, bad(fmt.Sprintf("k_multiple must be at most %d", maxTile))
 		case k.MaxSplitK < 1 || k.MaxSplitK > MaxSplitK:
 			return nil, bad(fmt.Sprintf("max_split_k must be in [1, %d]", MaxSplitK))
-		case k.MaxSplitK > 1 && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
-			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel")
+		case k.MaxSplitK > 1 && !k.SplitFixed() && (k.Reduction != ReduceWorkspace || k.ReduceKernel == ""):
+			return nil, bad("split-K kernels need reduction \"workspace\" and a reduce_kernel, or reduction \"split_fixed\"")
+		case k.SplitFixed() && (k.ReduceKernel != "" || !k.Persistent || k.Cluster > 1 || k.Threads < 128):
+			return nil, bad("split_fixed kernels sum their parts themselves (no reduce_kernel) and are persistent, without clusters, of whole warpgroups (threads ≥ 128)")
 		case k.MaxSplitK == 1 && k.Reduction != ReduceNone && !k.StreamK():
 			return nil, bad("kernels without split-K have reduction \"none\", \"stream_k\" or \"stream_k_parts\"")
 		case k.StreamK() && (!k.Persistent || k.Cluster > 1 || k.Threads < 128):

@@ -86,7 +86,7 @@ typedef struct gr_gemm_params {
   float alpha;         /* e4m3 scales already folded in */
   float beta;
   int32_t split_k;
-  int32_t tail_parts;  /* stream-K kernels of planned parts: the tail split S (ws_streamk.cuh) */
+  int32_t tail_parts;  /* the plan's parts: stream-K kernels of planned parts, the tail split S (ws_streamk.cuh); fixed-split kernels, S (ws_splitfixed.cuh) */
   int32_t pad[2];      /* the tensor maps start at byte 128 */
   gr_tensor_map tma_a; /* A [M,K], TMA kernels only */
   gr_tensor_map tma_b; /* B [N,K], TMA kernels only */

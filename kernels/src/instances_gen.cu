@@ -286,6 +286,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -704,6 +713,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_sh_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_shift, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_f16_f16_f32_tn_128x64x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 64, 8, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_f16_f16_f32_tn_128x128x64_w12_s6_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 128, 6, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_ks_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_split_fixed, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_sk_tp_sh_ts_f16_f16_f32_tn_128x256x64_w12_s3_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 128, 256, 3, 1, 1, 1, gr::ws_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k_parts_shift, gr::ws_epi_tma>(p); }

@@ -130,6 +130,7 @@
 #include "ws_ring.cuh"
 #include "ws_roles.cuh"
 #include "ws_schedule.cuh"
+#include "ws_splitfixed.cuh"
 #include "ws_streamk.cuh"
 #include "ws_trace.cuh"
 #include <type_traits>

@@ -67,13 +67,14 @@ struct Inst {
   int nacc, kb, mc;
   bool sk;   // stream-K scheduler (gr::ws_stream_k, gr::ws_stream_k_shift, gr::ws_stream_k_parts*)
   bool tp;   // stream-K of planned tail parts (gr::ws_stream_k_parts*): p.tail_parts is the candidate's split
+  bool ks;   // every tile split in the plan's parts, summed in the kernel (gr::ws_split_fixed): p.tail_parts is the split
   bool mcn;  // clusters along N, sharing A (ws_schedule_n)
   bool ts;   // D staged in shared memory and stored by TMA (EPI::tma_store): tma_d
   int threads, smem;  // the generator's THREADS and SMEM (the manifest's launch parameters)
 };
 #define GR_INST(NAME, T, TOUT, BM, BN, ST, NACC, KB, MC, ROLE, CONS, SCALES, SCHED, EPI, REL, THREADS, SMEM) \
   {#NAME, NAME, BM, BN, ST, ROLE::swap, std::is_same<T, __half>::value, NACC, KB, MC, std::string(#SCHED).rfind("gr::ws_stream_k", 0) == 0, \
-   std::string(#SCHED).rfind("gr::ws_stream_k_parts", 0) == 0, \
+   std::string(#SCHED).rfind("gr::ws_stream_k_parts", 0) == 0, std::string(#SCHED) == "gr::ws_split_fixed", \
    std::string(#SCHED) == "gr::ws_schedule_n", EPI::tma_store, THREADS, SMEM},
 static Inst insts[] = {GR_WS_16(GR_INST)};
 
@@ -178,10 +179,11 @@ static void set_attrs() {
 }
 // prepare sets split fields and the tensor maps for instance in.
 // A stream-K kernel of planned parts takes split as its tail split
-// (p.tail_parts), as dispatch's tailParts would pass it.
+// (p.tail_parts), as dispatch's tailParts would pass it; a fixed-split
+// kernel as its parts (p.tail_parts, split_k 1: it writes D itself).
 static void prepare(gr_gemm_params &p, const Inst &in, int split) {
-  p.tail_parts = in.tp ? split : 0;
-  if (in.sk) split = 1;  // stream-K reduces in the kernel
+  p.tail_parts = in.tp || in.ks ? split : 0;
+  if (in.sk || in.ks) split = 1;  // reduced in the kernel
   p.split_k = split;
   p.flags = sk_flags;
   p.k_per_split = split > 1 ? cdiv(cdiv(p.k, split), 64 * in.kb) * 64 * in.kb : p.k;
@@ -195,6 +197,8 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
   if (in.sk) persistent = false, grid = dim3(sk_grid(mt * nt, cdiv(p.k, 64 * in.kb), sms), 1, 1);
+  if (in.ks)  // dispatch's splitFixedGrid: a block per SM, at most one a part, at least the parts
+    persistent = false, grid = dim3((unsigned)std::max<int64_t>(p.tail_parts, std::min<int64_t>(mt * nt * p.tail_parts, sms)), 1, 1);
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
   if (in.mc > 1) {  // clusters along x, one per group of mc M (or N) tiles (persistent: at most sms / mc)
     const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;
@@ -308,8 +312,9 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
       continue;
     }
     static const int tps[] = {1, 2, 3, 8};  // a tp kernel's tail splits
-    for (int v = 0; v < (in.tp ? 4 : persistent_too && !in.sk ? 2 : 1); ++v) {
-      const int pers = !in.tp && v == 1, split = in.tp ? tps[v] : sh.split;
+    const bool parts = in.tp || in.ks;  // a split of the kernel's own: several
+    for (int v = 0; v < (parts ? 4 : persistent_too && !in.sk ? 2 : 1); ++v) {
+      const int pers = !parts && v == 1, split = parts ? tps[v] : sh.split;
       gr_gemm_params p{};
       p.a = b.a, p.b = b.b, p.c = sh.beta ? b.c : nullptr, p.d = b.d, p.bias = sh.bias ? b.bias : nullptr;
       p.workspace = b.ws, p.m = sh.m, p.n = sh.n, p.k = sh.k, p.lda = sh.lda, p.ldb = sh.ldb, p.ldc = sh.ldc;
@@ -344,7 +349,7 @@ static int check_shape(const Shape &sh, bool f16, bool persistent_too, bool quic
         }
         worst = std::max(worst, e / (std::abs(ref[i]) + scale[i])), num += e * e, den += ref[i] * ref[i];
       }
-      if (in.sk) {  // stream-K: the same bits every run
+      if (in.sk || in.ks) {  // reduced in the kernel: the same bits every run
         std::vector<uint16_t> first(sh.m * sh.ldc), again(sh.m * sh.ldc);
         CK(cudaMemcpy(first.data(), b.d, first.size() * 2, cudaMemcpyDeviceToHost));
         for (int r = 0; r < 3; ++r) {
@@ -380,7 +385,7 @@ struct Cand {
 static std::string cand_name(const Cand &c) {
   if (!c.in) return "cublas";
   char buf[128];
-  snprintf(buf, sizeof buf, "%s%s/%s%d", c.in->name, c.persistent ? "/pers" : "", c.in->tp ? "tp" : "sk", c.split);
+  snprintf(buf, sizeof buf, "%s%s/%s%d", c.in->name, c.persistent ? "/pers" : "", c.in->tp ? "tp" : c.in->ks ? "ks" : "sk", c.split);
   return buf;
 }
 
@@ -411,6 +416,10 @@ static std::vector<Cand> candidates(int64_t m, int64_t n, int64_t k) {
       const int64_t g = sk_grid(tiles, cdiv(k, 64 * in.kb), sms), rest = tiles % g;
       for (int tp : {1, 2, 3, 4, 5, 6, 8})
         if (tp == 1 || (rest > 0 && (tp - 1) * (rest + 1) * (in.threads / 128) <= GR_STREAMK_FLAGS)) cs.push_back({&in, tp, false});
+      continue;
+    }
+    if (in.ks) {  // fixed split: every split the workspace twin would take
+      for (int split : {1, 2, 3, 4, 6, 8}) cs.push_back({&in, split, false});
       continue;
     }
     if (in.sk) {  // stream-K: its own decomposition
@@ -572,17 +581,20 @@ static int prof(int64_t m, const char *name, int64_t n, int64_t k, int split, bo
 }
 
 // same runs each selected instance with a twin — its name without "sh_" (the
-// shifted last token tile's kernels against the plain ones) — on N x K at
-// each M, split-K 1 and 2 (stream-K kernels split-K 1 only: they take no
-// split-K, so a split-K 2 run would repeat the first and its control could
-// never differ), and counts the elements of D whose bits differ: the rows a
-// shifted tile recomputes must come out as the tile before stored them.
+// shifted last token tile's kernels against the plain ones) or "ks_" (the
+// fixed-split kernels against the workspace split-K with its reduce) — on
+// N x K at each M, split-K 1 and 2 (stream-K kernels split-K 1 only: they
+// take no split-K, so a split-K 2 run would repeat the first and its
+// control could never differ; fixed-split kernels 1, 2, 3, 4 and 8, their
+// parts against the twin's split-K), and counts the elements of D whose
+// bits differ: the rows a shifted tile recomputes must come out as the tile
+// before stored them, and a fixed split as the reduce sums it.
 // Returns the runs with a difference (or no twin).
 static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
   int fails = 0;
   for (auto &in : insts) {
     const std::string name = in.name;
-    const size_t at = name.find("sh_");
+    const size_t at = name.find(in.ks ? "ks_" : "sh_");
     if (!selected(in.name) || at == std::string::npos) continue;
     const std::string twin_name = name.substr(0, at) + name.substr(at + 3);
     const Inst *twin = nullptr;
@@ -599,7 +611,7 @@ static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
       CK(cudaMalloc(&b.b, n * k * 2));
       CK(cudaMalloc(&b.d, m * n * 2));
       CK(cudaMalloc(&b.c, m * n * 2));
-      b.ws_bytes = (size_t)2 * m * n * 4 + SK_PARTIAL_BYTES(sms);
+      b.ws_bytes = (size_t)8 * m * n * 4 + SK_PARTIAL_BYTES(sms);  // the twin's split-K 8
       CK(cudaMalloc(&b.ws, b.ws_bytes));
       const uint32_t sa = (uint32_t)rand(), sb = (uint32_t)rand();
       if (in.f16) {
@@ -610,7 +622,8 @@ static int same_bits(const std::vector<int64_t> &ms, int64_t n, int64_t k) {
         fill_rough<bf16><<<1024, 256>>>(b.b, n * k, sb);
       }
       std::vector<uint16_t> split1;  // the twin's D with split-K 1: split-K 2 must differ from it (the control)
-      for (int split = 1; split <= (in.sk ? 1 : 2); ++split) {
+      const std::vector<int> splits = in.ks ? std::vector<int>{1, 2, 3, 4, 8} : in.sk ? std::vector<int>{1} : std::vector<int>{1, 2};
+      for (int split : splits) {
         std::vector<uint16_t> got[2];
         const Inst *runs[2] = {twin, &in};
         for (int r = 0; r < 2; ++r) {

@@ -87,6 +87,10 @@ type family struct {
 	// tailParts: a stream-K family whose tail split is the plan's
 	// (Params.TailParts; KernelSpec.Reduction stream_k_parts).
 	tailParts bool
+	// splitFixed: a persistent family whose kernels split every tile into
+	// the plan's parts and sum them in the kernel (Params.TailParts;
+	// KernelSpec.Reduction split_fixed; maxSplitK 1).
+	splitFixed bool
 	// interleavedSplitK: split z of S takes k-tiles z, z + S, z + 2S, … of
 	// the whole K (ws_schedule_il), not the contiguous K range [z·kps,
 	// (z+1)·kps). The launch is the same (split_k partials in the workspace,
@@ -187,7 +191,7 @@ type kernelArgs interface {
 // kernel table.
 var families = []*family{&decodeFMA, &decodeMMA, &decodeMMAStream, &tiledMMA, &tiledWGMMA, &wsWGMMA, &wsWGMMASwap, &wsWGMMAPP, &wsWGMMAMC2, &wsWGMMAPPMC2, &wsWGMMAMC2N,
 	&wsWGMMASK, &wsWGMMASwapSK, &wsWGMMARP, &wsWGMMASwapRP, &wsWGMMASKRP, &wsWGMMASwapSKRP, &wsWGMMAB128, &wsWGMMASwapB128,
-	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMASwapWFTS, &wsWGMMASwapSKTS, &wsWGMMASwapMC2, &wsWGMMASwapMC2TS, &wsWGMMAShTS, &wsWGMMASwapShTS, &wsWGMMASKShTS, &wsWGMMASKTPShTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL, &wsWGMMARNTS, &wsWGMMARNMC2TS, &wsWGMMARNMC2NTS, &wsWGMMARNSKTS, &wsWGMMAPPTS, &wsWGMMAPPMC2TS, &wsWGMMALPTS, &wsWGMMASwapLPTS, &wsWGMMAExTS, &wsWGMMASwapExTS}
+	&wsWGMMATS, &wsWGMMAMC2TS, &wsWGMMAMC2NTS, &wsWGMMASKTS, &wsWGMMASwapTS, &wsWGMMASwapWFTS, &wsWGMMASwapSKTS, &wsWGMMASwapMC2, &wsWGMMASwapMC2TS, &wsWGMMAShTS, &wsWGMMASwapShTS, &wsWGMMASKShTS, &wsWGMMASKTPShTS, &wsWGMMAKSTS, &wsWGMMAB128TS, &wsWGMMASwapB128TS, &wsWGMMAIL, &wsWGMMARNTS, &wsWGMMARNMC2TS, &wsWGMMARNMC2NTS, &wsWGMMARNSKTS, &wsWGMMAPPTS, &wsWGMMAPPMC2TS, &wsWGMMALPTS, &wsWGMMASwapLPTS, &wsWGMMAExTS, &wsWGMMASwapExTS}
 
 // flatShare is a rate share that does not depend on the tile.
 func flatShare(share float64) func(tile) float64 {

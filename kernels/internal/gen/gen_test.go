@@ -40,7 +40,7 @@ func TestKbenchInstancesUpToDate(t *testing.T) {
 			entries++
 			args := strings.Split(strings.TrimSuffix(strings.TrimSuffix(l, " \\"), ")"), ", ")
 			require.Len(t, args, 17, l)
-			require.True(t, strings.HasPrefix(args[12], "gr::ws_schedule") || strings.HasPrefix(args[12], "gr::ws_stream_k"), l)
+			require.True(t, strings.HasPrefix(args[12], "gr::ws_schedule") || strings.HasPrefix(args[12], "gr::ws_stream_k") || args[12] == "gr::ws_split_fixed", l)
 			require.True(t, strings.HasPrefix(args[13], "gr::ws_epi_"), l)
 			require.True(t, strings.HasPrefix(args[14], "gr::ws_release_") || args[14] == "gr::ws_promote_lagged", l)
 		}
@@ -270,6 +270,9 @@ func TestWSInstances(t *testing.T) {
 			}
 			require.Equal(t, [3]any{want, 1, true}, [3]any{k.Reduction, k.MaxSplitK, k.Persistent}, name)
 			require.Contains(t, string(cu), "gr::ws_stream_k>(p); }", name)
+		} else if a.ks() { // fixed split: persistent, the plan's split-K summed in the kernel, no reduce launch
+			require.Equal(t, [4]any{kernels.ReduceSplitFixed, 16, true, ""}, [4]any{k.Reduction, k.MaxSplitK, k.Persistent, k.ReduceKernel}, name)
+			require.Contains(t, string(cu), "gr::ws_split_fixed, gr::ws_epi_tma>(p); }", name)
 		} else {
 			require.Equal(t, kernels.ReduceWorkspace, k.Reduction, name)
 		}
@@ -423,7 +426,7 @@ func TestWSFamilyNames(t *testing.T) {
 		a := wsWGMMAArgs{f: f}
 		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
 		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
-			"sk": a.sk(), "tp": a.tp(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
+			"sk": a.sk(), "tp": a.tp(), "ks": a.ks(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
 		for w, on := range variant {
 			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
 		}

@@ -230,6 +230,13 @@ func instanceList() []instance {
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASKShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
+		// Every tile split in the plan's parts, summed in the kernel
+		// (ws_wgmma_ks_ts): the batch-invariant mode's split-K at any M, over
+		// the tiles of ws_wgmma_ts from decode to large M (experimental; not
+		// yet run on a GPU).
+		for _, c := range [][3]int{{128, 64, 8}, {128, 128, 6}, {128, 256, 3}} {
+			experimental(wsWGMMAArgs{f: &wsWGMMAKSTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+		}
 		// Stream-K with the plan's tail split (ws_wgmma_sk_tp_sh_ts): the
 		// stream-K tiles and 128x96, the mid-M tile (experimental; correct on
 		// an H100, docs/perf/2026-12-07-h200-f calls K and T; routed by
@@ -550,6 +557,9 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	}
 	if f.tailParts {
 		k.Reduction = kernels.ReduceStreamKParts
+	}
+	if f.splitFixed {
+		k.Reduction, k.ReduceKernel = kernels.ReduceSplitFixed, ""
 	}
 	if f.repack {
 		k.RepackKernel = "gemmroute_" + im.tag + "_" + repackKernel.suffix

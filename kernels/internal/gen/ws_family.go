@@ -291,6 +291,20 @@ var wsWGMMASKTPShTS = func() family {
 	return f
 }()
 
+// wsWGMMAKSTS: ws_wgmma_ts under ws_split_fixed (ws_splitfixed.cuh): every
+// tile split along K into the plan's S parts (Params.TailParts) over the
+// workspace split-K's K ranges, the parts summed in the kernel in the
+// reduce's order, in waves of ⌊G/S⌋ tiles whose slots the next wave
+// reuses: the split-K of a reduction class (issue 21, the batch-invariant
+// mode) at any M, where the workspace split-K's M·N·S·4 bytes of partials
+// do not fit. The same reduction class as ws_wgmma_ts (split-K is the
+// planner's). Experimental: not yet run on a GPU.
+var wsWGMMAKSTS = func() family {
+	f := wsWith(renamed(wsWGMMATS, "ws_wgmma_ks_ts"), wsSched, "gr::ws_split_fixed")
+	f.persistent, f.splitFixed = true, true
+	return f
+}()
+
 // wsSwapTMAStore makes swap family f store D through TMA: a BM x 64 staging
 // buffer per consumer (BN / 64 consumers), boxes of 64 x BM.
 func wsSwapTMAStore(f family) family {
@@ -464,7 +478,8 @@ func (a wsWGMMAArgs) family() *family { return a.f }
 // The variant, as the family's descriptor states it: the tokens on wgmma's
 // N (swap), ping-pong consumers (pp), 128-block scales (b128), clusters of
 // two along M (mc2, multicast of B) or N (mc2n, of A), the stream-K
-// scheduler (sk), the repack variant (rp: the same template; the plan
+// scheduler (sk) with the plan's tail split (tp), every tile split in the
+// plan's parts and summed in the kernel (ks), the repack variant (rp: the same template; the plan
 // copies the operands first), D staged and stored by TMA (ts), interleaved
 // split-K (il), the last token tile moved back to end at M (sh), a
 // wave-fitted token side (wf), stages given back once a k-tile's wgmma
@@ -479,6 +494,7 @@ func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
 func (a wsWGMMAArgs) sk() bool   { return a.f.streamK }
 func (a wsWGMMAArgs) tp() bool   { return a.f.tailParts }
+func (a wsWGMMAArgs) ks() bool   { return a.f.splitFixed }
 func (a wsWGMMAArgs) rp() bool   { return a.f.repack }
 func (a wsWGMMAArgs) ts() bool   { return a.f.tmaStoreBox != nil }
 func (a wsWGMMAArgs) ex() bool   { return a.f.ws.policies[wsEpi] == "gr::ws_epi_tma_early" }
