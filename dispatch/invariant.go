@@ -36,26 +36,50 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 			if inv.Source == SourceMeasured {
 				src = fmt.Sprintf("measured on %s (%s), worst slowdown ×%.2f against the normal mode", inv.Device, inv.Date, inv.WorstSlowdown)
 			}
-			return pl.inClass(p, key, inv.Class, lv.level, src, ex)
+			return pl.inClass(p, key, pl.classSplit(inv.Class, inv.SplitK, key, p.K), lv.level, src, ex)
 		}
 	}
 	class, worst := pl.modelClass(p, classes)
 	src := fmt.Sprintf("the analytic model's choice over M = 1…4096, estimated worst slowdown ×%.2f against the normal mode, not measured", worst)
-	return pl.inClass(p, key, class, LevelHeuristic, src, ex)
+	return pl.inClass(p, key, pl.classSplit(class, 1, key, p.K), LevelHeuristic, src, ex)
 }
 
-// inClass is p's route in reduction class class, chosen at level from
-// src: the normal mode's kernel for p when it is of the class and fits at
-// split-K 1, else the heuristic's best of the class at split-K 1.
-func (pl *Planner) inClass(p *Problem, key routeKey, class string, level Level, src string, ex explanation) (*route, explanation) {
+// classSplit is the reduction a batch-invariant route keeps at every M: a
+// class at split-K split, each split kps elements of K.
+type classSplit struct {
+	class      string
+	split, kps int
+}
+
+// classSplit is class at split-K split (≤ 1: none) for K elements, its K
+// per split rounded to the class's step (kernels.Catalog.ClassStep).
+func (pl *Planner) classSplit(class string, split int, key routeKey, k int) classSplit {
+	cs := classSplit{class: class, split: max(split, 1), kps: k}
+	if cs.split > 1 {
+		cs.kps = kPerSplit(k, cs.split, max(pl.cat.ClassStep(class, key.types, pl.dev.Arch), 1))
+	}
+	return cs
+}
+
+// admits reports whether kernel k computes cs for K elements: of its
+// class, and at a split, splitting K at cs's offsets (its own K per split,
+// rounded to its TileK, is cs's).
+func (cs *classSplit) admits(k *kernels.KernelSpec, K int) bool {
+	return k.ReductionClass == cs.class && (cs.split == 1 || kPerSplit(K, cs.split, k.TileK) == cs.kps)
+}
+
+// inClass is p's route in reduction class and split cs, chosen at level
+// from src: the normal mode's kernel for p when cs admits it and it fits at
+// cs's split, else the heuristic's best that cs admits at that split.
+func (pl *Planner) inClass(p *Problem, key routeKey, cs classSplit, level Level, src string, ex explanation) (*route, explanation) {
 	normal := key
 	normal.lim.BatchInvariant = false
 	r, nex := pl.route(p, normal)
-	if r.kernel == nil || r.kernel.ReductionClass != class || !checkKernel(r.kernel, p, pl.dev, key.lim, 1).ok() {
+	if r.kernel == nil || !cs.admits(r.kernel, p.K) || !checkKernel(r.kernel, p, pl.dev, key.lim, cs.split).ok() {
 		r = &route{}
-		pl.heuristic(p, key, class, r, &nex)
+		pl.heuristic(p, key, &cs, r, &nex)
 	}
-	r.level, r.splitK, r.class, r.classSource = level, 1, class, src
+	r.level, r.splitK, r.class, r.classSource = level, cs.split, cs.class, src
 	ex.rejected, ex.kernels = nex.rejected, nex.kernels
 	ex.notes = append(ex.notes, nex.notes...)
 	return r, ex
@@ -154,7 +178,7 @@ func (pl *Planner) PlanClass(p *Problem, class string) (Plan, error) {
 	if p.empty() {
 		return noop(p), nil
 	}
-	r, _ := pl.inClass(p, key, class, LevelForced, "forced (Planner.PlanClass)", explanation{})
+	r, _ := pl.inClass(p, key, pl.classSplit(class, 1, key, p.K), LevelForced, "forced (Planner.PlanClass)", explanation{})
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p, lim)
 	}

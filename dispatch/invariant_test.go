@@ -1,11 +1,14 @@
 package dispatch
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // invariantMs are the batch sizes of issue 21's GPU test.
@@ -39,6 +42,48 @@ func TestBatchInvariantOneClassPerWeight(t *testing.T) {
 				assert.Contains(t, plan.Explain(), "mode: batch-invariant, reduction class "+class)
 			}
 		}
+	}
+}
+
+// A table's class at a split-K routes every M of its weight to kernels of
+// the class at that split over the same K offsets (the class's step: a
+// kernel whose TileK rounds K per split otherwise is passed over), and
+// Explain says the split; where no kernel of the class fits at that split
+// (the workspace split-K's M·N·S partials past the workspace, and the
+// kernels that sum their parts themselves still experimental), planning
+// fails rather than change the split.
+func TestBatchInvariantTableSplit(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	bf16 := Types{In: BF16, Out: BF16}
+	for _, w := range [][3]int{{4096, 4096, 2}, {4096, 14336, 3}} {
+		table := &Table{Schema: TableSchema, Entries: []Entry{
+			{Arch: SM90, Types: bf16, Layout: "tn", N: w[0], K: w[1], Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
+				Invariant: &Invariant{Class: "wgmma16.seq", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-07", WorstSlowdown: 1.1, SplitK: w[2]}},
+		}}
+		pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
+		kps, planned, refused := 0, 0, 0
+		for _, m := range invariantMs {
+			p := PlaceholderProblem(m, w[0], w[1], bf16)
+			plan, err := pl.Plan(&p)
+			if err != nil {
+				require.ErrorIs(t, err, ErrNoKernel, "%v M=%d", w, m)
+				require.Greater(t, int64(m)*int64(w[0])*int64(w[2])*4, int64(DefaultWorkspaceBytes)/2, "%v M=%d: refused where the partials fit", w, m)
+				refused++
+				continue
+			}
+			planned++
+			assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, "%v M=%d", w, m)
+			assert.Equal(t, w[2], plan.SplitK, "%v M=%d", w, m)
+			if kps == 0 {
+				kps = plan.kPerSplit
+			}
+			assert.Equal(t, kps, plan.kPerSplit, "%v M=%d: %s splits K elsewhere", w, m, plan.Kernel.Name)
+			assert.Equal(t, kPerSplit(w[1], w[2], 64), plan.kPerSplit, "%v M=%d", w, m)
+			assert.Contains(t, plan.Explain(), "reduction class wgmma16.seq (measured on NVIDIA H200 (2026-12-07), worst slowdown ×1.10 against the normal mode); split-K "+fmt.Sprint(w[2])+" at every M")
+		}
+		assert.Greater(t, planned, 4, "%v", w)
+		assert.Greater(t, refused, 0, "%v: M = 4096's partials cannot fit 32 MiB", w)
 	}
 }
 
@@ -151,7 +196,7 @@ func TestLoadTableInvariant(t *testing.T) {
 	table := &Table{Schema: TableSchema, Provenance: Provenance{Source: "measured"}, Entries: []Entry{
 		{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 4096,
 			Buckets:   []Bucket{{MinM: 1, Kernel: k.Name, Digest: k.Digest, SplitK: 1}},
-			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25}},
+			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25, SplitK: 2}},
 	}}
 	data, err := table.Marshal()
 	require.NoError(t, err)
@@ -162,6 +207,8 @@ func TestLoadTableInvariant(t *testing.T) {
 		{func(inv *Invariant) { inv.Class = "FMA" }},
 		{func(inv *Invariant) { inv.Source = "guess" }},
 		{func(inv *Invariant) { inv.Source = SourceModel }},
+		{func(inv *Invariant) { inv.SplitK = kernels.MaxSplitK + 1 }},
+		{func(inv *Invariant) { inv.SplitK = -1 }},
 	} {
 		bad := table.Clone()
 		c.edit(bad.Entries[0].Invariant)

@@ -192,7 +192,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	s := r.splitK
 	kps := p.K
 	if s > 1 && p.K > 0 {
-		kps = ceilDiv(ceilDiv(p.K, s), k.TileK) * k.TileK
+		kps = kPerSplit(p.K, s, k.TileK)
 		s = max(1, ceilDiv(p.K, kps))
 	} else {
 		s = 1
@@ -343,6 +343,11 @@ func (pl *Plan) decomposition() string {
 	return fmt.Sprintf("split-K %d", pl.SplitK)
 }
 
+// kPerSplit is the K per split of split-K s over k elements in k-tiles of
+// tileK: ⌈k/s⌉ rounded up to whole k-tiles (kernels/src: ws_k_tiles, and
+// ws_split_fixed computes the same).
+func kPerSplit(k, s, tileK int) int { return ceilDiv(ceilDiv(k, s), tileK) * tileK }
+
 // kernelSplitK is Params.SplitK of pl's GEMM launch: its split-K, but 1
 // for a kernel that sums its parts itself (Params.TailParts carries them,
 // and its epilogue writes D).
@@ -409,7 +414,7 @@ func (pl Plan) Explain() string {
 	}
 	r := pl.route
 	if r.class != "" {
-		fmt.Fprintf(&b, "mode: batch-invariant, reduction class %s (%s); split-K 1 at every M\n", r.class, r.classSource)
+		fmt.Fprintf(&b, "mode: batch-invariant, reduction class %s (%s); split-K %d at every M\n", r.class, r.classSource, pl.SplitK)
 	}
 	fmt.Fprintf(&b, "level: %s\nbucket: %s\n", pl.Level, r.bucket)
 	if r.source != "" {

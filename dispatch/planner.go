@@ -427,7 +427,7 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 		return r, ex
 	}
-	pl.heuristic(p, key, "", r, &ex)
+	pl.heuristic(p, key, nil, r, &ex)
 	return r, ex
 }
 
@@ -436,8 +436,8 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 
 // heuristic picks, over the constraint survivors and their split-K factors,
 // the least estimated time at the top of p's power-of-two M class; with a
-// class, over the survivors of that reduction class at split-K 1 only.
-func (pl *Planner) heuristic(p *Problem, key routeKey, class string, r *route, ex *explanation) {
+// class split (batch-invariant), over the survivors it admits at its split only.
+func (pl *Planner) heuristic(p *Problem, key routeKey, cs *classSplit, r *route, ex *explanation) {
 	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
@@ -446,11 +446,13 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, class string, r *route, e
 	r.bucket = fmt.Sprintf("M class [%d, %d]", lo, rep.M)
 	best, second := math.Inf(1), math.Inf(1)
 	splits := splitChoices[:]
-	if class != "" {
-		splits = splitChoices[:1]
+	var only [1]int
+	if cs != nil { // the class's split alone
+		only[0] = cs.split
+		splits = only[:]
 	}
 	for _, k := range survivors {
-		if class != "" && k.ReductionClass != class {
+		if cs != nil && !cs.admits(k, p.K) {
 			continue
 		}
 		for _, s := range splits {

@@ -76,6 +76,12 @@ type Invariant struct {
 	// normal mode's across the weight's M samples (1.07: 7 % slower at
 	// worst); it was the least of every class's (ChooseClass).
 	WorstSlowdown float64 `yaml:"worst_slowdown,omitempty"`
+	// SplitK is the class's split-K (0 or 1: none): every M of the weight
+	// runs the class's kernels at this split, at the same K offsets — a
+	// workspace split-K kernel where its M·N·SplitK fp32 partials fit, a
+	// kernel that sums its parts itself (kernels.KernelSpec.SplitFixed) at
+	// any M — so that the K order stays one for every M.
+	SplitK int `yaml:"split_k,omitempty"`
 }
 
 // Entry sources.

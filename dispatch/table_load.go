@@ -580,6 +580,8 @@ func (l *loader) checkInvariant(e *Entry, m *yaml.Node) {
 		l.errorf(at(v, "worst_slowdown"), "invariant: source: model, but worst_slowdown is set: a model choice holds no measurements (say source: measured, or drop it)")
 	case inv.WorstSlowdown < 0:
 		l.errorf(at(v, "worst_slowdown"), "invariant: worst_slowdown %g: a slowdown is a ratio of times, not negative", inv.WorstSlowdown)
+	case inv.SplitK < 0 || inv.SplitK > kernels.MaxSplitK:
+		l.errorf(at(v, "split_k"), "invariant: split_k %d outside 0..%d (0 or 1: no split)", inv.SplitK, kernels.MaxSplitK)
 	}
 }
 

@@ -567,6 +567,21 @@ func (c *Catalog) Classes(t Types, a Arch) []string {
 	return out
 }
 
+// ClassStep is the least TileK among the kernels of reduction class class
+// that compute t on a (0 if none): the step a split-K of the class rounds
+// its K per split to, so that all its kernels split K at the same offsets
+// where theirs agree.
+func (c *Catalog) ClassStep(class string, t Types, a Arch) int {
+	step := 0
+	for i := range c.m.Kernels {
+		k := &c.m.Kernels[i]
+		if k.ReductionClass == class && k.Computes(t) && k.RunsOn(a) && (step == 0 || k.TileK < step) {
+			step = k.TileK
+		}
+	}
+	return step
+}
+
 // KernelNameRule says what ValidKernelName accepts.
 const KernelNameRule = "a kernel name is ASCII letters, digits and '_' (it is a C symbol)"
 
