@@ -161,11 +161,13 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // PlanClass plans p in the batch-invariant mode in the named reduction
-// class, bypassing the table's choice of class (the tuner measures each
-// class so). class must be a class name (kernels.ValidClass) that a kernel
-// computing p's types on the planner's device has: else an *ArgError on
-// "class". A problem no kernel of the class fits is ErrNoKernel.
-func (pl *Planner) PlanClass(p *Problem, class string) (Plan, error) {
+// class at split-K split (1: none), bypassing the table's choice (the
+// tuner measures each class and split so). class must be a class name
+// (kernels.ValidClass) that a kernel computing p's types on the planner's
+// device has: else an *ArgError on "class"; split must be in
+// [1, kernels.MaxSplitK]: else an *ArgError on "split". A problem no
+// kernel of the class fits at that split is ErrNoKernel.
+func (pl *Planner) PlanClass(p *Problem, class string, split int) (Plan, error) {
 	if err := pl.check(p); err != nil {
 		return Plan{}, err
 	}
@@ -175,10 +177,13 @@ func (pl *Planner) PlanClass(p *Problem, class string) (Plan, error) {
 	if err := pl.checkClass(key, class); err != nil {
 		return Plan{}, err
 	}
+	if split < 1 || split > kernels.MaxSplitK {
+		return Plan{}, &ArgError{Field: "split", Value: split, Rule: fmt.Sprintf("a split-K in [1, %d] (1: none)", kernels.MaxSplitK)}
+	}
 	if p.empty() {
 		return noop(p), nil
 	}
-	r, _ := pl.inClass(p, key, pl.classSplit(class, 1, key, p.K), LevelForced, "forced (Planner.PlanClass)", explanation{})
+	r, _ := pl.inClass(p, key, pl.classSplit(class, split, key, p.K), LevelForced, "forced (Planner.PlanClass)", explanation{})
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p, lim)
 	}

@@ -149,7 +149,7 @@ func TestPlanClass(t *testing.T) {
 	require.NoError(t, err)
 	pl := NewPlanner(cat, nil, H200, Limits{})
 	p := PlaceholderProblem(300, 4096, 4096, Types{In: BF16, Out: BF16})
-	plan, err := pl.PlanClass(&p, "wgmma16.nacc2")
+	plan, err := pl.PlanClass(&p, "wgmma16.nacc2", 1)
 	require.NoError(t, err)
 	assert.Equal(t, "wgmma16.nacc2", plan.Kernel.ReductionClass)
 	assert.Equal(t, LevelForced, plan.Level)
@@ -157,12 +157,21 @@ func TestPlanClass(t *testing.T) {
 		{"Bad Class", "a reduction class is"},
 		{"wgmma32.p128.nacc4", "no kernel of the catalog computes bf16 on sm_90 in this reduction class: use one of"},
 	} {
-		_, err := pl.PlanClass(&p, c.class)
+		_, err := pl.PlanClass(&p, c.class, 1)
 		var arg *ArgError
 		require.ErrorAs(t, err, &arg, c.class)
 		require.ErrorIs(t, err, ErrInvalidArgument)
 		assert.Equal(t, "class", arg.Field)
 		assert.Contains(t, arg.Rule, c.rule)
+	}
+	plan, err = pl.PlanClass(&p, "wgmma16.seq", 2)
+	require.NoError(t, err)
+	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{plan.Kernel.ReductionClass, plan.SplitK})
+	for _, s := range []int{0, kernels.MaxSplitK + 1} {
+		_, err := pl.PlanClass(&p, "wgmma16.seq", s)
+		var arg *ArgError
+		require.ErrorAs(t, err, &arg, "split %d", s)
+		assert.Equal(t, "split", arg.Field)
 	}
 }
 

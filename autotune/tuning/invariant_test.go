@@ -13,12 +13,13 @@ import (
 )
 
 // classTimes is a Measurer whose time for a kernel is its class's: fast
-// for one class, twice that for every other; wrong fails the gate for a
-// class's kernels.
+// for one class, twice that for every other, half of fast's at split-K
+// fastSplit (0: none); wrong fails the gate for a class's kernels.
 type classTimes struct {
 	idle
 	cat         *kernels.Catalog
 	fast, wrong string
+	fastSplit   int
 	checked     int
 }
 
@@ -31,7 +32,10 @@ func (c *classTimes) Check(_ Weight, _ int, cand Candidate) error {
 }
 
 func (c *classTimes) Time(_ Weight, _ int, cand Candidate, _ int) (Timing, error) {
-	if c.cat.Kernel(cand.Kernel).ReductionClass == c.fast {
+	switch {
+	case c.cat.Kernel(cand.Kernel).ReductionClass == c.fast && cand.SplitK == c.fastSplit:
+		return Timing{Median: 5, P90: 6}, nil
+	case c.cat.Kernel(cand.Kernel).ReductionClass == c.fast:
 		return Timing{Median: 10, P90: 11}, nil
 	}
 	return Timing{Median: 20, P90: 21}, nil
@@ -67,6 +71,16 @@ func TestChooseInvariant(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, "wgmma16.nacc2", inv.Class)
 	assert.InDelta(t, 1.0, inv.WorstSlowdown, 1e-9)
+
+	// a class faster at split-K 2 wins with its split where every M's
+	// partials fit; where M = 4096's do not, the split is out
+	m = &classTimes{cat: cat, fast: "wgmma16.seq", fastSplit: 2}
+	inv, err = ChooseInvariant(m, pl, w, []int{1, 16, 256}, 20)
+	require.NoError(t, err)
+	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{inv.Class, inv.SplitK})
+	inv, err = ChooseInvariant(m, pl, w, ms, 20)
+	require.NoError(t, err)
+	assert.Equal(t, [2]any{"wgmma16.seq", 0}, [2]any{inv.Class, inv.SplitK}, "M = 4096 at split-K 2 needs 128 MiB of partials")
 
 	_, err = ChooseInvariant(failing{}, pl, w, ms, 20)
 	require.ErrorIs(t, err, errDevice)
