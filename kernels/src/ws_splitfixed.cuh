@@ -21,8 +21,18 @@
 // once its flag is clear (the finisher of the wave before has read it), so
 // the workspace is W·S slots at any M; and since a finisher waits only for
 // its own wave's parts, which wait only for the wave before's finishers,
-// no block waits in a cycle. Slot b: CONSUMERS × MW × 64 × COLS fp32,
-// laid out as ws_stream_k's; flag b·CONSUMERS + c (zero between launches).
+// no block waits in a cycle — provided all G blocks are resident at once.
+// Slot b: CONSUMERS × MW × 64 × COLS fp32, laid out as ws_stream_k's; flag
+// b·CONSUMERS + c (zero between launches).
+// HAZARD (found before the first GPU run; not to be routed until fixed): a
+// part waits for a finisher of a higher block index, which may not have
+// started — two such kernels on two streams, each resident in part, can
+// wait on each other for ever, and so can one on fewer SMs than G (MPS).
+// ws_stream_k avoids it (a finisher waits only for lower indices, started
+// no later). The fix, docs/perf/NEXT.md: the last of a tile's parts to
+// arrive (an arrival counter) sums them in part order, its own from
+// registers, so a reducer never waits and a part waits only for a reducer
+// already running.
 #pragma once
 #include <stdint.h>
 #include "gemm_params.h"

@@ -298,7 +298,9 @@ var wsWGMMASKTPShTS = func() family {
 // reuses: the split-K of a reduction class (issue 21, the batch-invariant
 // mode) at any M, where the workspace split-K's M·N·S·4 bytes of partials
 // do not fit. The same reduction class as ws_wgmma_ts (split-K is the
-// planner's). Experimental: not yet run on a GPU.
+// planner's). Experimental: not yet run on a GPU, and not to be routed
+// before its reduction is reworked: a part waits for a finisher of a higher
+// block index (ws_splitfixed.cuh's HAZARD).
 var wsWGMMAKSTS = func() family {
 	f := wsWith(renamed(wsWGMMATS, "ws_wgmma_ks_ts"), wsSched, "gr::ws_split_fixed")
 	f.persistent, f.splitFixed = true, true
