@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -326,6 +327,15 @@ func TestRepackPlan(t *testing.T) {
 	assert.Equal(t, 8192, unchunked.rows, "no limit: one chunk")
 }
 
+// seq is 0, 1, …, n − 1.
+func seq(n int) []int64 {
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = int64(i)
+	}
+	return s
+}
+
 // catalogKernel is the default catalog and its kernel of that name (the
 // test fails where there is none).
 func catalogKernel(t *testing.T, name string) (*kernels.Catalog, *kernels.KernelSpec) {
@@ -340,96 +350,99 @@ func catalogKernel(t *testing.T, name string) (*kernels.Catalog, *kernels.Kernel
 // TestSplitFixedWalk models ws_split_fixed's walk (kernels/src/
 // ws_splitfixed.cuh) on the grid the plan gives and on others: every tile's
 // parts cover its K once, over the workspace split-K's K ranges (the plan's
-// K per split); the slots and flags stay within the plan's workspace and
-// kernels.StreamKFlags; and the blocks, stepped in an order that favours
-// the late ones, never wait in a cycle (a part writes its slot again only
-// once the finisher of the wave before has read it). The plan itself: one
-// launch (no reduce), Params.SplitK 1 and the parts in Params.TailParts.
+// K per split). Across (fewer tiles than blocks), the parts are units
+// u = j·T + i shared round-robin, each stored to slot u, and whichever
+// arrives last sums them: every tile's parts arrive once, the counters fit
+// kernels.StreamKFlags. Along, a block runs each of its tiles' parts one
+// after another in part order, its running sum in its own slot. Neither
+// walk has a block wait for another; the slots fit the plan's workspace.
+// The plan itself: one launch (no reduce), Params.SplitK 1 and the parts
+// in Params.TailParts, G = min(SMs, T·S) — or T, along, where across's
+// slots would pass the workspace limit.
 func TestSplitFixedWalk(t *testing.T) {
 	const name = "gemmroute_sm90_ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16"
 	cat, k := catalogKernel(t, name)
 	require.True(t, k.SplitFixed() && k.MaxSplitK > 1 && k.ReduceKernel == "" && k.ReductionClass != "")
-	pln := NewPlanner(cat, nil, H200, Limits{})
-	consumers := k.Threads/128 - 1
-	for _, c := range [][3]int{{1, 4096, 4096}, {7, 776, 5128}, {300, 5120, 4096}, {1024, 4096, 4096}, {4096, 14336, 4096}, {129, 384, 128}, {600, 10240, 1032}} {
-		for s := 1; s <= 8; s++ {
-			m, n, kk := c[0], c[1], c[2]
-			p := PlaceholderProblem(m, n, kk, Types{In: BF16, Out: BF16})
-			pl, err := pln.PlanKernel(&p, name, s)
-			require.NoError(t, err)
-			what := fmt.Sprintf("M=%d N=%d K=%d S=%d", m, n, kk, s)
-			s := pl.SplitK // after the plan's rounding (no empty part)
-			require.Len(t, pl.plannedLaunches(), 1, what)
-			require.Equal(t, [2]int{1, s}, [2]int{pl.kernelSplitK(), pl.tailParts}, what)
-			kps := int64(pl.kPerSplit)
-			for _, g := range []int{int(pl.plannedLaunches()[0].grid[0]), 114, 8} {
-				g = max(g, s)
-				what := fmt.Sprintf("%s G=%d", what, g)
-				mt, nt := int64(ceilDiv(m, k.TileM)), int64(ceilDiv(n, k.TileN))
-				all, wt := mt*nt, int64(max(g/s, 1))
-				type segment struct{ tile, part int64 }
-				walk := make([][]segment, g)
-				for b := int64(0); b < int64(g); b++ {
-					i, j := b%wt, b/wt
-					for tile := i; j < int64(s) && tile < all; tile += wt {
-						walk[b] = append(walk[b], segment{tile, j})
+	consumers := int64(k.Threads/128 - 1)
+	rng := rand.New(rand.NewPCG(5, 7))
+	walks, byLimit := map[bool]int{}, 0 // plans by walk; plans along for the limit's sake
+	for _, limit := range []int64{0, 4 << 20} { // the default, and one that keeps across's slots out at a few tiles
+		pln := NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: limit})
+		for _, c := range [][3]int{{1, 4096, 4096}, {7, 776, 5128}, {300, 5120, 4096}, {129, 4096, 4096}, {1024, 4096, 4096}, {4096, 14336, 4096}, {129, 384, 128}, {600, 10240, 1032}} {
+			for s := 1; s <= 8; s++ {
+				m, n, kk := c[0], c[1], c[2]
+				p := PlaceholderProblem(m, n, kk, Types{In: BF16, Out: BF16})
+				pl, err := pln.PlanKernel(&p, name, s)
+				if limit > 0 && err != nil { // the small limit refuses some splits outright
+					continue
+				}
+				require.NoError(t, err)
+				what := fmt.Sprintf("M=%d N=%d K=%d S=%d limit=%d", m, n, kk, s, limit)
+				s := pl.SplitK // after the plan's rounding (no empty part)
+				require.Len(t, pl.plannedLaunches(), 1, what)
+				require.Equal(t, [2]int{1, s}, [2]int{pl.kernelSplitK(), pl.tailParts}, what)
+				kps := int64(pl.kPerSplit)
+				all := int64(ceilDiv(m, k.TileM)) * int64(ceilDiv(n, k.TileN))
+				plan := int(pl.plannedLaunches()[0].grid[0])
+				if g := min(int64(H200.SMs), all*int64(s)); g > all && all*int64(s)*partialTileBytes(k) > (Limits{WorkspaceBytes: limit}).workspaceLimit() {
+					require.Equal(t, all, int64(plan), what)
+					byLimit++
+				} else {
+					require.Equal(t, g, int64(plan), what)
+				}
+				for _, g := range []int{plan, 114, 8, int(all) * s} {
+					what := fmt.Sprintf("%s G=%d", what, g)
+					across := all < int64(g) && all*3 <= int64(kernels.StreamKFlags) // the kernel's test
+					require.Equal(t, splitFixedAcross(g, all), across, what)
+					if g == plan {
+						walks[across]++
+					}
+					covered := make([]int64, all) // K elements per tile
+					slots := int64(0)             // slots written
+					if across {
+						require.LessOrEqual(t, all*consumers, int64(kernels.StreamKFlags), what)
+						arrived := make([][]int64, all) // parts in the order they arrive
+						units := make([][]int64, g)
+						for u := range all * int64(s) {
+							units[u%int64(g)] = append(units[u%int64(g)], u)
+						}
+						for _, b := range rng.Perm(g) { // blocks in any order: none waits
+							for _, u := range units[b] {
+								arrived[u%all] = append(arrived[u%all], u/all)
+								slots = max(slots, u+1)
+							}
+						}
+						for tile, a := range arrived { // each part once: the last to arrive reads the others' slots
+							require.ElementsMatch(t, seq(s), a, "%s: tile %d", what, tile)
+							for _, x := range a {
+								covered[tile] += min(int64(kk), (x+1)*kps) - x*kps
+							}
+						}
+					} else {
+						for b := int64(0); b < int64(g); b++ {
+							for tile := b; tile < all; tile += int64(g) {
+								for j := range int64(s) { // a tile's parts in order, the running sum in slot b
+									covered[tile] += min(int64(kk), (j+1)*kps) - j*kps
+									slots = max(slots, b+1)
+								}
+							}
+						}
+					}
+					for tile, e := range covered {
+						require.Equal(t, int64(kk), e, "%s: tile %d", what, tile)
+					}
+					if g == plan && s > 1 {
+						assert.Equal(t, slots*partialTileBytes(k), pl.WorkspaceBytes, what)
+						assert.LessOrEqual(t, pl.WorkspaceBytes, (Limits{WorkspaceBytes: limit}).workspaceLimit(), what)
 					}
 				}
-				covered := make([]int64, all) // K elements per tile
-				flags := make([]bool, g)
-				slot := make([]segment, g)
-				next := make([]int, g)
-				maxSlot := int64(-1)
-				for done := false; !done; {
-					moved := false
-					done = true
-					for b := g - 1; b >= 0; b-- {
-						if next[b] == len(walk[b]) {
-							continue
-						}
-						done = false
-						sg := walk[b][next[b]]
-						k0 := sg.part * kps
-						switch {
-						case s == 1:
-						case sg.part < int64(s)-1: // a part: its slot must be free
-							if flags[b] {
-								continue
-							}
-							flags[b], slot[b], maxSlot = true, sg, max(maxSlot, int64(b))
-						default: // the finisher: every part of its tile in its slot
-							ready := true
-							for x := int64(0); x < int64(s)-1; x++ {
-								w := x*wt + sg.tile%wt
-								ready = ready && flags[w] && slot[w] == segment{sg.tile, x}
-							}
-							if !ready {
-								continue
-							}
-							for x := int64(0); x < int64(s)-1; x++ {
-								w := x*wt + sg.tile%wt
-								flags[w] = false
-								covered[sg.tile] += min(int64(kk), (x+1)*kps) - x*kps
-							}
-						}
-						if s == 1 || sg.part == int64(s)-1 {
-							covered[sg.tile] += min(int64(kk), k0+kps) - k0
-						}
-						next[b]++
-						moved = true
-					}
-					require.True(t, done || moved, "%s: the blocks wait in a cycle", what)
+				if s == 1 {
+					assert.Zero(t, pl.WorkspaceBytes, what)
 				}
-				for tile, e := range covered {
-					require.Equal(t, int64(kk), e, "%s: tile %d", what, tile)
-				}
-				if s > 1 {
-					require.Less(t, maxSlot, wt*int64(s-1), what)
-				}
-				require.LessOrEqual(t, (maxSlot+1)*int64(consumers), int64(kernels.StreamKFlags), what)
 			}
-			g := int64(pl.plannedLaunches()[0].grid[0])
-			assert.Equal(t, max(g/int64(s), 1)*int64(s-1)*partialTileBytes(k), pl.WorkspaceBytes, what)
 		}
 	}
+	require.Positive(t, walks[true], "no plan walked across")
+	require.Positive(t, walks[false], "no plan walked along")
+	require.Positive(t, byLimit, "no plan walked along for the workspace limit's sake")
 }

@@ -206,7 +206,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 		pl.tailParts = s
 	}
 	// split-K or stream-K partials (one of s and tailParts is 1)
-	pl.WorkspaceBytes = workspaceNeed(k, p, max(s, pl.tailParts), sms)
+	pl.WorkspaceBytes = workspaceNeed(k, p, max(s, pl.tailParts), sms, lim.workspaceLimit())
 	if k.Repack() { // the copies after the partials; chunked, each launch covers a chunk's rows
 		pl.pack = packPlan(orig, pl.WorkspaceBytes, lim.WorkspaceBytes, k.TileM)
 		p.M = pl.pack.rows
@@ -219,7 +219,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
 	case k.SplitFixed(): // every tile's s parts, in waves over one block per SM
-		main.grid = [3]uint32{uint32(splitFixedGrid(k, p, sms, s)), 1, 1}
+		main.grid = [3]uint32{uint32(splitFixedGrid(k, p, sms, s, lim.workspaceLimit())), 1, 1}
 	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles, or of N tiles)
 		c, mt, nt := max(k.Cluster, 1), int(main.grid[1]), int(main.grid[0])
 		if k.ClusterAlongN {
@@ -444,7 +444,7 @@ func (pl Plan) Explain() string {
 		case pl.Kernel.StreamK():
 			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
 		case pl.Kernel.SplitFixed() && pl.SplitK > 1:
-			fmt.Fprintf(&b, " (every tile split along K in %d parts, in waves of %d tiles; the kernel sums them in the reduce kernel's order)", pl.SplitK, max(int(l.grid[0])/pl.SplitK, 1))
+			fmt.Fprintf(&b, " (every tile split along K in %d parts, %s; the kernel sums them in the reduce kernel's order)", pl.SplitK, splitFixedWalk(int(l.grid[0]), tileCount(pl.Kernel, &pl.problem), pl.SplitK))
 		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
 			fmt.Fprintf(&b, " (clusters of %d blocks along N)", pl.Kernel.Cluster)
 		case pl.Kernel.Cluster > 1:
@@ -551,23 +551,50 @@ func streamKWaves(k *kernels.KernelSpec, p *Problem, sms, s int) float64 {
 }
 
 // splitFixedGrid is the grid of a kernel that splits every tile itself
-// (KernelSpec.SplitFixed) in s parts for p on sms SMs: one block per SM, at
-// most one a part (tiles·s), at least s (a wave holds a whole tile), and
-// at most as many as kernels.StreamKFlags serve.
-func splitFixedGrid(k *kernels.KernelSpec, p *Problem, sms, s int) int {
-	units := satmath.Mul(tileCount(k, p), int64(max(s, 1)))
-	return int(max(int64(s), min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
+// (KernelSpec.SplitFixed) in s parts for p on sms SMs within limit bytes of
+// workspace (kernels/src/ws_splitfixed.cuh): min(SMs, tiles·s), the parts
+// shared by all blocks where the tiles are fewer (the walk "across", one
+// slot a part), else each block running its tiles' parts in turn ("along",
+// one slot a block) — also where across's slots would pass limit (a grid
+// of one block a tile).
+func splitFixedGrid(k *kernels.KernelSpec, p *Problem, sms, s int, limit int64) int {
+	tiles := max(tileCount(k, p), 1)
+	g := int(min(int64(sms), satmath.Mul(tiles, int64(max(s, 1)))))
+	if splitFixedAcross(g, tiles) && satmath.Mul(satmath.Mul(tiles, int64(s)), partialTileBytes(k)) > limit {
+		return int(tiles)
+	}
+	return g
+}
+
+// splitFixedAcross is ws_split_fixed's choice of walk on g blocks for
+// tiles tiles: across where the tiles are fewer than the blocks and their
+// arrival counters (one a consumer warpgroup, three at most) fit the
+// kernels.StreamKFlags flag words.
+func splitFixedAcross(g int, tiles int64) bool {
+	return tiles < int64(g) && tiles*tailFlagsPerSlot <= kernels.StreamKFlags
+}
+
+// splitFixedWalk says how such a kernel on g blocks walks the s parts of
+// tiles tiles.
+func splitFixedWalk(g int, tiles int64, s int) string {
+	if splitFixedAcross(g, tiles) {
+		return fmt.Sprintf("the %d parts shared by %d blocks, the last part of a tile to finish summing them", satmath.Mul(tiles, int64(s)), g)
+	}
+	return "each block running its tiles' parts one after another"
 }
 
 // splitFixedSlots is how many fp32 partial tiles such a kernel writes:
-// one per block of parts 0…s−2 of a wave (kernels/src/ws_splitfixed.cuh:
-// waves of ⌊G/s⌋ tiles, each block's slot reused wave after wave); none
+// across, one a part; along, one a block (its tiles' running sums); none
 // at s = 1.
-func splitFixedSlots(k *kernels.KernelSpec, p *Problem, sms, s int) int64 {
+func splitFixedSlots(k *kernels.KernelSpec, p *Problem, sms, s int, limit int64) int64 {
 	if s <= 1 {
 		return 0
 	}
-	return int64(max(splitFixedGrid(k, p, sms, s)/s, 1) * (s - 1))
+	tiles := max(tileCount(k, p), 1)
+	if g := splitFixedGrid(k, p, sms, s, limit); !splitFixedAcross(g, tiles) {
+		return int64(g)
+	}
+	return satmath.Mul(tiles, int64(s))
 }
 
 // maxTailParts is the most parts a stream-K kernel of planned parts splits
@@ -639,20 +666,20 @@ func needsPackAny(p *Problem) bool {
 // same way).
 func planWorkspace(k *kernels.KernelSpec, p *Problem, s, sms int, limit int64) int64 {
 	if !k.Repack() {
-		return workspaceNeed(k, p, s, sms)
+		return workspaceNeed(k, p, s, sms, limit)
 	}
 	q := packed(p)
-	return packEnd(p, packPlan(p, workspaceNeed(k, &q, s, sms), limit, k.TileM))
+	return packEnd(p, packPlan(p, workspaceNeed(k, &q, s, sms, limit), limit, k.TileM))
 }
 
 // workspaceNeed is the workspace kernel k needs for p with split-K s on
-// sms SMs: split-K partials, stream-K partials, or none.
-func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int) int64 {
+// sms SMs within limit bytes: split-K partials, stream-K partials, or none.
+func workspaceNeed(k *kernels.KernelSpec, p *Problem, s, sms int, limit int64) int64 {
 	switch {
 	case k.StreamK():
 		return streamKWorkspace(k, p, sms, s)
 	case k.SplitFixed():
-		return satmath.Mul(splitFixedSlots(k, p, sms, s), partialTileBytes(k))
+		return satmath.Mul(splitFixedSlots(k, p, sms, s, limit), partialTileBytes(k))
 	case s > 1:
 		return splitWorkspace(p, s)
 	}

@@ -197,8 +197,8 @@ static void launch(const gr_gemm_params &p, const Inst &in, bool persistent, cud
   const int64_t mt = cdiv(p.m, in.bm), nt = cdiv(p.n, in.bn);
   dim3 grid((unsigned)nt, (unsigned)mt, (unsigned)p.split_k);
   if (in.sk) persistent = false, grid = dim3(sk_grid(mt * nt, cdiv(p.k, 64 * in.kb), sms), 1, 1);
-  if (in.ks)  // dispatch's splitFixedGrid: a block per SM, at most one a part, at least the parts
-    persistent = false, grid = dim3((unsigned)std::max<int64_t>(p.tail_parts, std::min<int64_t>(mt * nt * p.tail_parts, sms)), 1, 1);
+  if (in.ks)  // dispatch's splitFixedGrid (its workspace here is ample): min(SMs, tiles·parts)
+    persistent = false, grid = dim3((unsigned)std::min<int64_t>(mt * nt * std::max(p.tail_parts, 1), sms), 1, 1);
   if (persistent) grid = dim3((unsigned)std::min<int64_t>(mt * nt * p.split_k, sms), 1, 1);
   if (in.mc > 1) {  // clusters along x, one per group of mc M (or N) tiles (persistent: at most sms / mc)
     const int64_t groups = (in.mcn ? mt * cdiv(nt, in.mc) : cdiv(mt, in.mc) * nt) * p.split_k;

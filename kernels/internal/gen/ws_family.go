@@ -294,13 +294,13 @@ var wsWGMMASKTPShTS = func() family {
 // wsWGMMAKSTS: ws_wgmma_ts under ws_split_fixed (ws_splitfixed.cuh): every
 // tile split along K into the plan's S parts (Params.TailParts) over the
 // workspace split-K's K ranges, the parts summed in the kernel in the
-// reduce's order, in waves of ⌊G/S⌋ tiles whose slots the next wave
-// reuses: the split-K of a reduction class (issue 21, the batch-invariant
+// reduce's order — a block a part where they fit the grid (the last part
+// of a tile to arrive sums them), else each block running its tiles' parts
+// in order with the running sum in its own slot; no block waits for
+// another: the split-K of a reduction class (issue 21, the batch-invariant
 // mode) at any M, where the workspace split-K's M·N·S·4 bytes of partials
 // do not fit. The same reduction class as ws_wgmma_ts (split-K is the
-// planner's). Experimental: not yet run on a GPU, and not to be routed
-// before its reduction is reworked: a part waits for a finisher of a higher
-// block index (ws_splitfixed.cuh's HAZARD).
+// planner's). Experimental: not yet run on a GPU.
 var wsWGMMAKSTS = func() family {
 	f := wsWith(renamed(wsWGMMATS, "ws_wgmma_ks_ts"), wsSched, "gr::ws_split_fixed")
 	f.persistent, f.splitFixed = true, true
