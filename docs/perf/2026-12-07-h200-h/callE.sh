@@ -5,9 +5,10 @@
 #     bits), memcheck, kbench same against the ts twins' workspace split-K + reduce at S = 1, 2, 3, 4, 8 (M = 1, 7,
 #     300, 1024; 4096 × 4096 and 776 × 5128: both walks), the engine's TestReductionClassesAgree (split-K 1, 2, 4 in
 #     every class), TestSplitFixedTwoStreams (two streams at once, both walks) and the stream-K test, then a timing of
-#     ks_ts against the ts twins (split-K through the workspace) and cuBLAS at M = 16, 64, 256, 1024.
+#     ks_ts against the ts twins (split-K through the workspace) and cuBLAS at M = 129, 192, 256, 512, 1024 (kbench
+#     times no 128-row tile below M = 65).
 #     Predictions: check, memcheck, both GPU tests clean; same: 0 elements differ at every S and M (control differs);
-#     timing: ks at S within 10 % of the twin's split-K S + reduce where the parts fit the SMs (M ≤ 256), and at
+#     timing: ks at S within 10 % of the twin's split-K S + reduce at M ≤ 256 (across), and at
 #     M = 1024 (a block per SM, the parts in turn) within 10 % of the twin at split-K 1 (the extra is one fp32 tile
 #     through L2 a part).
 # (2) call D (docs/perf/2026-12-07-h200-h/callD.sh): ws_wgmma_sk_tp_sh_ts 256x128 / 256x160 checked, memchecked,
@@ -38,7 +39,7 @@ timeout 30 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "sk_tp_sh_t
 timeout 20 .gpu/kbench check "" "sh_ts_bf16_bf16_f32_tn_128x64" > /tmp/c/check64.log 2>&1; t check64 $?; tail -1 /tmp/c/check64.log | say
 timeout 30 .gpu/kbench same 700,800,900,1000 "sk_sh_ts_bf16_bf16_f32_tn_128x192" 4096x4096 > /tmp/c/same-sh.log 2>&1; t same-sh $?; tail -1 /tmp/c/same-sh.log | say
 # timings
-timeout 60 .gpu/kbench timeall 16,64,256,1024 "ks_ts_bf16,ws_wgmma_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x64,ws_wgmma_ts_bf16_bf16_f32_tn_128x256" 4096x4096,14336x4096 > $OUT/timeks.log 2>&1; t timeks $?
+timeout 90 .gpu/kbench timeall 129,192,256,512,1024 "ks_ts_bf16,ws_wgmma_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x64,ws_wgmma_ts_bf16_bf16_f32_tn_128x256" 4096x4096,14336x4096 > $OUT/timeks.log 2>&1; t timeks $?
 timeout 120 .gpu/kbench timeall 512,768,1024,1200,2048 "sk_tp_sh_ts_bf16" 4096x4096,6144x4096,28672x4096 > $OUT/time256.log 2>&1; t timeall256 $?
 timeout 30 .gpu/kbench timeall 129,182,256 "ts_bf16_bf16_f32_tn_128x64" 4096x4096 > $OUT/time64.log 2>&1; t timeall64 $?
 tar czf $OUT/c.tgz -C /tmp/c .
