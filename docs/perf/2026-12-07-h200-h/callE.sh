@@ -11,6 +11,10 @@
 #     timing: ks at S within 10 % of the twin's split-K S + reduce at M ≤ 256 (across), and at
 #     M = 1024 (a block per SM, the parts in turn) within 10 % of the twin at split-K 1 (the extra is one fp32 tile
 #     through L2 a part).
+#     And ks-reg.patch (kbench-reg: the along walk's running sum in registers for tiles of ≤ 128 columns, not in
+#     L2): check, same at M = 1024 (along), and a timing beside the L2 build at M = 512, 1024, 2048. Prediction:
+#     correct, same bits; along (M = 1024, 2048) 3–8 % faster at S = 2…4 on 128x128 and 128x64; across (M = 512 at
+#     4096 × 4096) unchanged (±2 %).
 # (2) call D (docs/perf/2026-12-07-h200-h/callD.sh): ws_wgmma_sk_tp_sh_ts 256x128 / 256x160 checked, memchecked,
 #     timed at o, qkv, gate_up, M = 512…2048; sh_ts 128x64 against ts 128x64 at o M = 129, 182, 256; the
 #     ws_stream_k_shift hazard (same, M = 700…1000). Predictions in callD.sh.
@@ -32,6 +36,8 @@ grep -h 'SAME FAIL' /tmp/c/same-ks*.log | head -8 | say
 timeout 40 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "ks_ts_bf16" > /tmp/c/memks.log 2>&1; t memcheckks $?; tail -1 /tmp/c/memks.log | say
 (cd dispatch && timeout 180 ../.gpu/dispatch.test -test.count=1 -test.v -test.timeout 170s -test.run '^(TestReductionClassesAgree|TestSplitFixedTwoStreams|TestStreamKDeterministicAndReplayable)$' > /tmp/c/gpu-test.log 2>&1); t gpu-test $?
 grep -E '^(--- |ok|FAIL|PASS)|kernels ran|pairs' /tmp/c/gpu-test.log | grep -v -- '--- PASS' | head -40 | say; grep -E '^\s+(Error|Messages)' /tmp/c/gpu-test.log | head -6 | say
+timeout 40 .gpu/kbench-reg check "" "ks_ts" > /tmp/c/checkreg.log 2>&1; t checkreg $?; tail -1 /tmp/c/checkreg.log | say
+timeout 30 .gpu/kbench-reg same 1024 "ks_ts" 4096x4096 > /tmp/c/same-reg.log 2>&1; t same-reg $?; tail -1 /tmp/c/same-reg.log | say
 # (2) call D's steps
 timeout 40 .gpu/kbench check "" "sk_tp_sh_ts_bf16_bf16_f32_tn_256,sk_tp_sh_ts_f16_f16_f32_tn_256" > /tmp/c/check256.log 2>&1; t check256 $?; tail -1 /tmp/c/check256.log | say
 grep -E '^FAIL|mismatch|differs' /tmp/c/check256.log | head -10 | say
@@ -39,7 +45,8 @@ timeout 30 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "sk_tp_sh_t
 timeout 20 .gpu/kbench check "" "sh_ts_bf16_bf16_f32_tn_128x64" > /tmp/c/check64.log 2>&1; t check64 $?; tail -1 /tmp/c/check64.log | say
 timeout 30 .gpu/kbench same 700,800,900,1000 "sk_sh_ts_bf16_bf16_f32_tn_128x192" 4096x4096 > /tmp/c/same-sh.log 2>&1; t same-sh $?; tail -1 /tmp/c/same-sh.log | say
 # timings
-timeout 90 .gpu/kbench timeall 129,192,256,512,1024 "ks_ts_bf16,ws_wgmma_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x64,ws_wgmma_ts_bf16_bf16_f32_tn_128x256" 4096x4096,14336x4096 > $OUT/timeks.log 2>&1; t timeks $?
+timeout 90 .gpu/kbench timeall 129,192,256,512,1024,2048 "ks_ts_bf16,ws_wgmma_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x64,ws_wgmma_ts_bf16_bf16_f32_tn_128x256" 4096x4096,14336x4096 > $OUT/timeks.log 2>&1; t timeks $?
+timeout 40 .gpu/kbench-reg timeall 512,1024,2048 "ks_ts_bf16" 4096x4096,14336x4096 > $OUT/timereg.log 2>&1; t timereg $?
 timeout 120 .gpu/kbench timeall 512,768,1024,1200,2048 "sk_tp_sh_ts_bf16" 4096x4096,6144x4096,28672x4096 > $OUT/time256.log 2>&1; t timeall256 $?
 timeout 30 .gpu/kbench timeall 129,182,256 "ts_bf16_bf16_f32_tn_128x64" 4096x4096 > $OUT/time64.log 2>&1; t timeall64 $?
 tar czf $OUT/c.tgz -C /tmp/c .
