@@ -36,7 +36,9 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 			if inv.Source == SourceMeasured {
 				src = fmt.Sprintf("measured on %s (%s), worst slowdown ×%.2f against the normal mode", inv.Device, inv.Date, inv.WorstSlowdown)
 			}
-			return pl.inClass(p, key, pl.classSplit(inv.Class, inv.SplitK, key, p.K), lv.level, src, ex)
+			cs := pl.classSplit(inv.Class, inv.SplitK, key, p.K)
+			cs.measured = inv.Source == SourceMeasured
+			return pl.inClass(p, key, cs, lv.level, src, ex)
 		}
 	}
 	class, worst := pl.modelClass(p, classes)
@@ -45,10 +47,15 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 }
 
 // classSplit is the reduction a batch-invariant route keeps at every M: a
-// class at split-K split, each split kps elements of K.
+// class at split-K split, each split kps elements of K. measured says the
+// tuner chose it (a measured entry), or measures it (PlanClass), gating each
+// kernel it ran: then experimental kernels of the class are candidates too
+// (the ones that sum their splits themselves serve the Ms whose workspace
+// partials do not fit); for the model's choice they are not.
 type classSplit struct {
 	class      string
 	split, kps int
+	measured   bool
 }
 
 // classSplit is class at split-K split (≤ 1: none) for K elements, its K
@@ -183,7 +190,9 @@ func (pl *Planner) PlanClass(p *Problem, class string, split int) (Plan, error) 
 	if p.empty() {
 		return noop(p), nil
 	}
-	r, _ := pl.inClass(p, key, pl.classSplit(class, split, key, p.K), LevelForced, "forced (Planner.PlanClass)", explanation{})
+	cs := pl.classSplit(class, split, key, p.K)
+	cs.measured = true // the tuner measures a class so, gating what runs
+	r, _ := pl.inClass(p, key, cs, LevelForced, "forced (Planner.PlanClass)", explanation{})
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p, lim)
 	}

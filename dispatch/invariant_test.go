@@ -48,42 +48,60 @@ func TestBatchInvariantOneClassPerWeight(t *testing.T) {
 // A table's class at a split-K routes every M of its weight to kernels of
 // the class at that split over the same K offsets (the class's step: a
 // kernel whose TileK rounds K per split otherwise is passed over), and
-// Explain says the split; where no kernel of the class fits at that split
-// (the workspace split-K's M·N·S partials past the workspace, and the
-// kernels that sum their parts themselves still experimental), planning
-// fails rather than change the split.
+// Explain says the split. Where the workspace split-K's M·N·S partials do
+// not fit, a measured entry's route is a kernel that sums its parts itself
+// (experimental: the tuner gated it when it measured the class); the
+// model's choice at the same split admits no experimental kernel, so there
+// planning fails rather than change the split.
 func TestBatchInvariantTableSplit(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
 	bf16 := Types{In: BF16, Out: BF16}
 	for _, w := range [][3]int{{4096, 4096, 2}, {4096, 14336, 3}} {
-		table := &Table{Schema: TableSchema, Entries: []Entry{
-			{Arch: SM90, Types: bf16, Layout: "tn", N: w[0], K: w[1], Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
-				Invariant: &Invariant{Class: "wgmma16.seq", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-07", WorstSlowdown: 1.1, SplitK: w[2]}},
-		}}
-		pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
-		kps, planned, refused := 0, 0, 0
-		for _, m := range invariantMs {
-			p := PlaceholderProblem(m, w[0], w[1], bf16)
-			plan, err := pl.Plan(&p)
-			if err != nil {
-				require.ErrorIs(t, err, ErrNoKernel, "%v M=%d", w, m)
-				require.Greater(t, int64(m)*int64(w[0])*int64(w[2])*4, int64(DefaultWorkspaceBytes)/2, "%v M=%d: refused where the partials fit", w, m)
-				refused++
-				continue
+		for _, source := range []string{SourceMeasured, SourceModel} {
+			inv := &Invariant{Class: "wgmma16.seq", Source: source, Device: "NVIDIA H200", Date: "2026-12-07", SplitK: w[2]}
+			if source == SourceMeasured {
+				inv.WorstSlowdown = 1.1
 			}
-			planned++
-			assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, "%v M=%d", w, m)
-			assert.Equal(t, w[2], plan.SplitK, "%v M=%d", w, m)
-			if kps == 0 {
-				kps = plan.kPerSplit
+			table := &Table{Schema: TableSchema, Entries: []Entry{
+				{Arch: SM90, Types: bf16, Layout: "tn", N: w[0], K: w[1], Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}}, Invariant: inv},
+			}}
+			pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
+			what := fmt.Sprintf("%v %s", w, source)
+			kps, fixed, refused := 0, 0, 0
+			for _, m := range invariantMs {
+				p := PlaceholderProblem(m, w[0], w[1], bf16)
+				partialsFit := int64(m)*int64(w[0])*int64(w[2])*4 <= int64(DefaultWorkspaceBytes)/2
+				plan, err := pl.Plan(&p)
+				if err != nil {
+					require.ErrorIs(t, err, ErrNoKernel, "%s M=%d", what, m)
+					require.Equal(t, SourceModel, source, "%s M=%d: a measured class refused", what, m)
+					require.False(t, partialsFit, "%s M=%d: refused where the partials fit", what, m)
+					refused++
+					continue
+				}
+				assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, "%s M=%d", what, m)
+				assert.Equal(t, w[2], plan.SplitK, "%s M=%d", what, m)
+				if plan.Kernel.SplitFixed() {
+					assert.Equal(t, SourceMeasured, source, "%s M=%d: the model's choice routed an experimental kernel", what, m)
+					fixed++
+				}
+				if kps == 0 {
+					kps = plan.kPerSplit
+				}
+				assert.Equal(t, kps, plan.kPerSplit, "%s M=%d: %s splits K elsewhere", what, m, plan.Kernel.Name)
+				assert.Equal(t, kPerSplit(w[1], w[2], 64), plan.kPerSplit, "%s M=%d", what, m)
+				if source == SourceMeasured {
+					assert.Contains(t, plan.Explain(), "reduction class wgmma16.seq (measured on NVIDIA H200 (2026-12-07), worst slowdown ×1.10 against the normal mode); split-K "+fmt.Sprint(w[2])+" at every M")
+				}
 			}
-			assert.Equal(t, kps, plan.kPerSplit, "%v M=%d: %s splits K elsewhere", w, m, plan.Kernel.Name)
-			assert.Equal(t, kPerSplit(w[1], w[2], 64), plan.kPerSplit, "%v M=%d", w, m)
-			assert.Contains(t, plan.Explain(), "reduction class wgmma16.seq (measured on NVIDIA H200 (2026-12-07), worst slowdown ×1.10 against the normal mode); split-K "+fmt.Sprint(w[2])+" at every M")
+			if source == SourceMeasured {
+				assert.Zero(t, refused, what)
+				assert.Positive(t, fixed, "%s: M = 4096's partials cannot fit 32 MiB", what)
+			} else {
+				assert.Positive(t, refused, "%s: M = 4096's partials cannot fit 32 MiB", what)
+			}
 		}
-		assert.Greater(t, planned, 4, "%v", w)
-		assert.Greater(t, refused, 0, "%v: M = 4096's partials cannot fit 32 MiB", w)
 	}
 }
 
@@ -166,6 +184,13 @@ func TestPlanClass(t *testing.T) {
 	}
 	plan, err = pl.PlanClass(&p, "wgmma16.seq", 2)
 	require.NoError(t, err)
+	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{plan.Kernel.ReductionClass, plan.SplitK})
+	// where the workspace split-K's partials do not fit (4096·14336·2·4 B),
+	// a kernel that sums its parts itself: the tuner measures it so, gated
+	big := PlaceholderProblem(4096, 14336, 4096, Types{In: BF16, Out: BF16})
+	plan, err = pl.PlanClass(&big, "wgmma16.seq", 2)
+	require.NoError(t, err)
+	assert.True(t, plan.Kernel.SplitFixed() && plan.Kernel.Experimental, plan.Kernel.Name)
 	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{plan.Kernel.ReductionClass, plan.SplitK})
 	for _, s := range []int{0, kernels.MaxSplitK + 1} {
 		_, err := pl.PlanClass(&p, "wgmma16.seq", s)

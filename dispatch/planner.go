@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -439,6 +440,14 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 // class split (batch-invariant), over the survivors it admits at its split only.
 func (pl *Planner) heuristic(p *Problem, key routeKey, cs *classSplit, r *route, ex *explanation) {
 	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim)
+	if cs != nil && cs.measured { // a measured class at its split: its experimental kernels too
+		for _, rj := range rejected {
+			if rj.rule == ruleExperimental {
+				survivors = append(survivors, pl.cat.Kernel(rj.kernel))
+			}
+		}
+		rejected = slices.DeleteFunc(rejected, func(rj rejection) bool { return rj.rule == ruleExperimental })
+	}
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
 	var lo int
