@@ -178,3 +178,56 @@ func TestReductionClassesAgree(t *testing.T) {
 		}
 	}
 }
+
+// At a measured split (an entry's invariant split_k: 2 here, on o and
+// down) each row of D is bit-identical to the row computed alone at every
+// batch size, eager, on another stream and in graph replays: the workspace
+// split-K with its reduce where the M·N·2 partials fit, past them a kernel
+// that sums its parts itself (KernelSpec.SplitFixed) in the reduce's
+// order — which some batch must route to.
+func TestBatchInvariantRowsAtSplit(t *testing.T) {
+	const split = 2
+	tab, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	arch := openEngine(t, dispatch.Options{}).Device().Arch
+	ty := gemmtest.Same(dispatch.BF16)
+	weights := [][2]int{{4096, 4096}, {4096, 14336}}
+	for _, w := range weights {
+		exact, _ := tab.Find(arch, ty.Types, w[0], w[1])
+		require.NotNil(t, exact, shapeName(w))
+		exact.Invariant = &dispatch.Invariant{Class: "wgmma16.seq", Source: dispatch.SourceMeasured, Device: "this test", Date: "2026-12-07", WorstSlowdown: 1, SplitK: split}
+	}
+	e := openEngine(t, dispatch.Options{Table: tab, BatchInvariant: true})
+	pool := invariantBatches[len(invariantBatches)-1]
+	fixed := 0
+	for j, w := range weights {
+		t.Run(shapeName(w), func(t *testing.T) {
+			d := gemmtest.FillTypes(gemmtest.Case{Name: "inv-split", M: pool, N: w[0], K: w[1]}, ty, rand.New(rand.NewPCG(131, uint64(j))), 64)
+			p, _ := operands(t, d)
+			for r := range pool {
+				q := rows(p, r, 1)
+				require.NoError(t, e.GEMM(&q, 0))
+			}
+			waitStream(t, 0)
+			alone := download(t, p)
+			require.NoError(t, d.Check(alone), "the rows computed alone")
+			for _, m := range invariantBatches {
+				for _, s := range []int{0, (pool - m) / 2, pool - m} {
+					q := rows(p, s, m)
+					plan, err := e.Plan(&q)
+					require.NoError(t, err, "M=%d", m)
+					require.Equal(t, [2]any{"wgmma16.seq", split}, [2]any{plan.Kernel.ReductionClass, plan.SplitK}, "M=%d: %s", m, plan.Explain())
+					if plan.Kernel.SplitFixed() {
+						fixed++
+					}
+					repoisonRows(t, q)
+					require.NoError(t, e.GEMM(&q, 0))
+					waitStream(t, 0)
+					sameRows(t, alone[s*p.LDC:(s+m)*p.LDC], download(t, q), "M=%d from row %d, %s", m, s, plan.KernelName())
+				}
+			}
+			otherStreamAndGraph(t, e, p, alone)
+		})
+	}
+	require.Positive(t, fixed, "no batch ran a kernel that sums its parts itself")
+}

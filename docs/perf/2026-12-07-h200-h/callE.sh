@@ -4,7 +4,8 @@
 #     block running its tiles' parts in turn, the running sum in its own slot) — kbench check (S = 1, 2, 3, 8, reruns'
 #     bits), memcheck, kbench same against the ts twins' workspace split-K + reduce at S = 1, 2, 3, 4, 8 (M = 1, 7,
 #     300, 1024; 4096 × 4096 and 776 × 5128: both walks), the engine's TestReductionClassesAgree (split-K 1, 2, 4 in
-#     every class), TestSplitFixedTwoStreams (two streams at once, both walks) and the stream-K test, then a timing of
+#     every class), TestSplitFixedTwoStreams (two streams at once, both walks), TestBatchInvariantRowsAtSplit (the
+#     batch-invariant mode at a measured split-K 2: rows bit-identical to alone at M = 1…4096) and the stream-K test; then a timing of
 #     ks_ts against the ts twins (split-K through the workspace) and cuBLAS at M = 129, 192, 256, 512, 1024 (kbench
 #     times no 128-row tile below M = 65).
 #     Predictions: check, memcheck, both GPU tests clean; same: 0 elements differ at every S and M (control differs);
@@ -34,7 +35,7 @@ timeout 40 .gpu/kbench same 1,7,300,1024 "ks_ts" 4096x4096 > /tmp/c/same-ks.log 
 timeout 30 .gpu/kbench same 1,300 "ks_ts" 776x5128 > /tmp/c/same-ks-odd.log 2>&1; t same-ks-odd $?; tail -1 /tmp/c/same-ks-odd.log | say
 grep -h 'SAME FAIL' /tmp/c/same-ks*.log | head -8 | say
 timeout 40 compute-sanitizer --tool memcheck .gpu/kbench memcheck "" "ks_ts_bf16" > /tmp/c/memks.log 2>&1; t memcheckks $?; tail -1 /tmp/c/memks.log | say
-(cd dispatch && timeout 180 ../.gpu/dispatch.test -test.count=1 -test.v -test.timeout 170s -test.run '^(TestReductionClassesAgree|TestSplitFixedTwoStreams|TestStreamKDeterministicAndReplayable)$' > /tmp/c/gpu-test.log 2>&1); t gpu-test $?
+(cd dispatch && timeout 180 ../.gpu/dispatch.test -test.count=1 -test.v -test.timeout 170s -test.run '^(TestReductionClassesAgree|TestSplitFixedTwoStreams|TestBatchInvariantRowsAtSplit|TestStreamKDeterministicAndReplayable)$' > /tmp/c/gpu-test.log 2>&1); t gpu-test $?
 grep -E '^(--- |ok|FAIL|PASS)|kernels ran|pairs' /tmp/c/gpu-test.log | grep -v -- '--- PASS' | head -40 | say; grep -E '^\s+(Error|Messages)' /tmp/c/gpu-test.log | head -6 | say
 timeout 40 .gpu/kbench-reg check "" "ks_ts" > /tmp/c/checkreg.log 2>&1; t checkreg $?; tail -1 /tmp/c/checkreg.log | say
 timeout 30 .gpu/kbench-reg same 1024 "ks_ts" 4096x4096 > /tmp/c/same-reg.log 2>&1; t same-reg $?; tail -1 /tmp/c/same-reg.log | say
