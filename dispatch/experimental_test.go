@@ -365,7 +365,7 @@ func TestSplitFixedWalk(t *testing.T) {
 	require.True(t, k.SplitFixed() && k.MaxSplitK > 1 && k.ReduceKernel == "" && k.ReductionClass != "")
 	consumers := int64(k.Threads/128 - 1)
 	rng := rand.New(rand.NewPCG(5, 7))
-	walks, byLimit := map[bool]int{}, 0 // plans by walk; plans along for the limit's sake
+	walks, byLimit := map[bool]int{}, 0         // plans by walk; plans along for the limit's sake
 	for _, limit := range []int64{0, 4 << 20} { // the default, and one that keeps across's slots out at a few tiles
 		pln := NewPlanner(cat, nil, H200, Limits{WorkspaceBytes: limit})
 		for _, c := range [][3]int{{1, 4096, 4096}, {7, 776, 5128}, {300, 5120, 4096}, {129, 4096, 4096}, {1024, 4096, 4096}, {4096, 14336, 4096}, {129, 384, 128}, {600, 10240, 1032}} {
