@@ -72,15 +72,20 @@ func TestChooseInvariant(t *testing.T) {
 	assert.NotEqual(t, "wgmma16.nacc2", inv.Class)
 	assert.InDelta(t, 1.0, inv.WorstSlowdown, 1e-9)
 
-	// a class faster at split-K 2 wins with its split where every M's
-	// partials fit; where M = 4096's do not, the split is out
+	// a class faster at split-K 2 wins with its split, also where M = 4096's
+	// workspace partials (128 MiB) do not fit: a kernel of the class that
+	// sums its parts itself serves that M (PlanClass admits it, gated)
 	m = &classTimes{cat: cat, fast: "wgmma16.seq", fastSplit: 2}
 	inv, err = ChooseInvariant(m, pl, w, []int{1, 16, 256}, 20)
 	require.NoError(t, err)
 	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{inv.Class, inv.SplitK})
 	inv, err = ChooseInvariant(m, pl, w, ms, 20)
 	require.NoError(t, err)
-	assert.Equal(t, [2]any{"wgmma16.seq", 0}, [2]any{inv.Class, inv.SplitK}, "M = 4096 at split-K 2 needs 128 MiB of partials")
+	assert.Equal(t, [2]any{"wgmma16.seq", 2}, [2]any{inv.Class, inv.SplitK}, "M = 4096 at split-K 2: ws_wgmma_ks_ts")
+	big := dispatch.PlaceholderProblem(4096, w.N, w.K, w.Types)
+	plan, err := pl.PlanClass(&big, "wgmma16.seq", 2)
+	require.NoError(t, err)
+	assert.True(t, plan.Kernel.SplitFixed(), plan.Kernel.Name)
 
 	_, err = ChooseInvariant(failing{}, pl, w, ms, 20)
 	require.ErrorIs(t, err, errDevice)
