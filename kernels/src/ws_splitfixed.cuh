@@ -19,8 +19,8 @@
 //   u = j·T + i (part j of tile i), block b taking u = b, b + G, …; a unit
 //   stores its fp32 accumulator to slot u, then counts its arrival on tile
 //   i's counter (flag word i·CONSUMERS + c); the unit that brings the
-//   count to S sums the slots in part order, its own from registers,
-//   resets the counter (zero between launches) and writes D. No block
+//   count to S sums the slots in part order (its own too: it re-reads what
+//   it stored), resets the counter (zero between launches) and writes D. No block
 //   waits for another, so any number of such kernels on any streams,
 //   resident in part or not, finish. T·S slots.
 // - along (T ≥ G): block b takes tiles b, b + G, … whole, walking each
@@ -141,26 +141,29 @@ template <int BM, int BN, int BK, int MC> struct ws_split_fixed {
     ws_bar_sync(c);
     uint32_t *count = p.flags + i * CONSUMERS + c;
     if (!ws_bar_any(c, tid == 0 && atomicAdd(count, 1u) == (uint32_t)parts - 1)) return false;
-    __threadfence();  // the last arrival: every other part's partial is visible
+    __threadfence();  // the last arrival: every part's partial is visible (its own, this thread's, too)
+    // D = 0 + part 0 + … + part S − 1 from the slots, the parts outermost so
+    // that each part's loads issue together
+    const float4 *part = ws + ((int64_t)i * CONSUMERS + c) * MW * V * 128 + tid;  // part 0's slot, unit i
+    const int64_t step = all * CONSUMERS * MW * V * 128;                         // part x's: x·T units on
 #pragma unroll
     for (int w = 0; w < MW; ++w)
 #pragma unroll
       for (int v = 0; v < V; ++v) {
         float *d = acc[w][0];
-        const float4 *part = ws + ((int64_t)i * CONSUMERS + c) * MW * V * 128 + (w * V + v) * 128 + tid;
-        const int64_t step = all * CONSUMERS * MW * V * 128;  // from part x's slot to part x + 1's
-        float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-        for (int x = 0; x < q; ++x) {
-          const float4 u = __ldcg(part + x * step);
-          s.x += u.x, s.y += u.y, s.z += u.z, s.w += u.w;
-        }
-        s.x += d[4 * v], s.y += d[4 * v + 1], s.z += d[4 * v + 2], s.w += d[4 * v + 3];
-        for (int x = q + 1; x < parts; ++x) {
-          const float4 u = __ldcg(part + x * step);
-          s.x += u.x, s.y += u.y, s.z += u.z, s.w += u.w;
-        }
-        d[4 * v] = s.x, d[4 * v + 1] = s.y, d[4 * v + 2] = s.z, d[4 * v + 3] = s.w;
+        const float4 u = __ldcg(part + (w * V + v) * 128);
+        d[4 * v] = 0.f + u.x, d[4 * v + 1] = 0.f + u.y, d[4 * v + 2] = 0.f + u.z, d[4 * v + 3] = 0.f + u.w;
       }
+#pragma unroll 1
+    for (int x = 1; x < parts; ++x)
+#pragma unroll
+      for (int w = 0; w < MW; ++w)
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          float *d = acc[w][0];
+          const float4 u = __ldcg(part + x * step + (w * V + v) * 128);
+          d[4 * v] += u.x, d[4 * v + 1] += u.y, d[4 * v + 2] += u.z, d[4 * v + 3] += u.w;
+        }
     if (tid == 0) *count = 0u;  // every part has arrived: no other block touches it in this launch
     return true;
   }
