@@ -218,7 +218,7 @@ func geometry(p *Problem, r *route, planner *Planner, sms int, lim Limits) Plan 
 	switch {
 	case k.StreamK(): // the k-tiles of all tiles shared by one block per SM
 		main.grid = [3]uint32{uint32(streamKGrid(k, p, sms)), 1, 1}
-	case k.SplitFixed(): // every tile's s parts, in waves over one block per SM
+	case k.SplitFixed(): // every tile's s parts over at most one block per SM (splitFixedGrid)
 		main.grid = [3]uint32{uint32(splitFixedGrid(k, p, sms, s, lim.workspaceLimit())), 1, 1}
 	case k.Persistent: // at most one block per SM, walking the tiles (clusters: groups of M tiles, or of N tiles)
 		c, mt, nt := max(k.Cluster, 1), int(main.grid[1]), int(main.grid[0])
