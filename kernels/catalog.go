@@ -41,10 +41,13 @@ const (
 	// ReduceSplitFixed: a persistent kernel that splits every tile along K
 	// into the plan's split-K parts (Params.TailParts; Params.SplitK stays
 	// 1), over the K ranges of the workspace split-K, and sums them itself
-	// in the reduce kernel's order, in waves of ⌊grid/parts⌋ tiles: one
-	// fp32 partial tile per block in the workspace and one Params.Flags
-	// word per warpgroup, reused wave after wave. Split-K without a reduce
-	// kernel (max_split_k > 1, no reduce_kernel).
+	// in the reduce kernel's order, no block waiting for another: where the
+	// tiles are fewer than the blocks, the parts are shared by all blocks
+	// (one fp32 partial tile each in the workspace, one Params.Flags
+	// arrival counter per tile and warpgroup, the last arrival summing);
+	// else each block runs its tiles' parts in turn (one partial tile a
+	// block, its running sum). Split-K without a reduce kernel
+	// (max_split_k > 1, no reduce_kernel).
 	ReduceSplitFixed = "split_fixed"
 )
 
