@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // A split-K plan carries both of its launches, the GEMM kernel and the
@@ -162,4 +164,33 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Every function Open resolves for a kernel (kernelFns: its GEMM, and its
+// reduce and copies where it has them) names a function its image holds:
+// an empty or unknown name fails the engine's Open for every kernel at
+// once (a split_fixed kernel, which has no reduce, once asked for one
+// named "").
+func TestKernelFnsAreInTheImages(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	inImage := map[string]map[string]string{}
+	for _, im := range cat.Manifest().Images {
+		data, err := kernels.Images.ReadFile("images/" + im.File)
+		require.NoError(t, err, im.File)
+		inImage[im.File], err = kernels.Digests(data)
+		require.NoError(t, err, im.File)
+	}
+	checked := 0
+	for _, k := range cat.Kernels() {
+		for _, fn := range kernelFns(&k) {
+			name, _ := fn.of(&k)
+			require.NotEmpty(t, name, "%s: function %d", k.Name, fn)
+			if _, ok := inImage[k.Image][name]; !ok {
+				t.Errorf("%s: function %d, %q, is not in %s", k.Name, fn, name, k.Image)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d functions of %d kernels found in their images", checked, len(cat.Kernels()))
 }

@@ -148,7 +148,7 @@ const (
 // kernel, its reduce when k can split K, its repack when it has one.
 func kernelFns(k *kernels.KernelSpec) []launchFn {
 	fns := []launchFn{fnMain}
-	if k.MaxSplitK > 1 {
+	if k.MaxSplitK > 1 && !k.SplitFixed() { // a split_fixed kernel sums its parts itself: no reduce
 		fns = append(fns, fnReduce)
 	}
 	if k.Repack() {
