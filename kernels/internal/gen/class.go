@@ -55,15 +55,23 @@ func (a tiledWGMMAArgs) class() string { return "wgmma16.seq" }
 // e4m3 sums each 128-element k-tile in NACC k32 chains and promotes it into
 // the fp32 accumulator (with the block scales for B128), so its class
 // counts the chains of a k-tile. Stream-K tiles split along K where the
-// last wave ends, which depends on M: no class.
+// last wave ends, which depends on M: no class. An interleaved split-K
+// (ws_wgmma_il: split z takes k-tiles z, z + S, …) sums other K positions
+// into each split than the contiguous split-K of the same S: its own class
+// ("….il"; call F on an H100 found ws_wgmma_il at split-K 2 and 4 differing
+// from tiled_wgmma in wgmma16.seq).
 func (a wsWGMMAArgs) class() string {
+	c := fmt.Sprintf("wgmma16.nacc%d", a.nacc())
 	switch {
 	case a.sk():
 		return ""
 	case a.fp8:
-		return fmt.Sprintf("wgmma32.p128.nacc%d", a.nacc())
+		c = fmt.Sprintf("wgmma32.p128.nacc%d", a.nacc())
 	case a.nacc() == 1:
-		return "wgmma16.seq"
+		c = "wgmma16.seq"
 	}
-	return fmt.Sprintf("wgmma16.nacc%d", a.nacc())
+	if a.il() {
+		c += ".il"
+	}
+	return c
 }
