@@ -214,9 +214,10 @@ func instanceList() []instance {
 		experimental(wsWGMMAArgs{f: &wsWGMMASwapMC2, bm: 32, bn: 64, stages: 16, kb: 1})
 		// The mid-M routes' tiles with the last token tile moved back to end
 		// at M (ws_wgmma_sh_ts, ws_wgmma_swap_sh_ts; experimental: correct,
-		// routed by measured entries); 128x64 not yet run: every 128x64
-		// variant without the shift ran o (4096 × 4096) at M = 182 in 30.6 µs
-		// and at M = 256 in 18.6, the same tiles (docs/perf/2026-12-07-h200-f).
+		// routed by measured entries); 128x64 for the variants without the
+		// shift that ran o (4096 × 4096) at M = 182 in 30.6 µs and at M = 256
+		// in 18.6, the same tiles (docs/perf/2026-12-07-h200-f): correct, 17.8
+		// and 18.8 µs (docs/perf/2026-12-07-h200-h, call E, H100).
 		for _, c := range [][3]int{{64, 96, 10}, {128, 96, 7}, {128, 128, 6}, {128, 64, 8}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMAShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
@@ -232,8 +233,9 @@ func instanceList() []instance {
 		}
 		// Every tile split in the plan's parts, summed in the kernel
 		// (ws_wgmma_ks_ts): the batch-invariant mode's split-K at any M, over
-		// the tiles of ws_wgmma_ts from decode to large M (experimental; not
-		// yet run on a GPU).
+		// the tiles of ws_wgmma_ts from decode to large M (experimental;
+		// correct on an H100, kbench and the engine's tests,
+		// docs/perf/2026-12-07-h200-h calls E and F).
 		for _, c := range [][3]int{{128, 64, 8}, {128, 128, 6}, {128, 256, 3}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMAKSTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}
@@ -243,8 +245,8 @@ func instanceList() []instance {
 		// measured entries at M = 257…1024),
 		// and the 256-row tiles (two 64-row blocks a consumer, fixup_blocks):
 		// the tail split over cuBLAS's 256x128 tile, which reads half the
-		// L2 bytes of our 128x128 per flop (experimental; not yet run on a
-		// GPU).
+		// L2 bytes of our 128x128 per flop (experimental; correct on an
+		// H100, docs/perf/2026-12-07-h200-h call E).
 		for _, c := range [][3]int{{128, 256, 3}, {128, 192, 4}, {128, 128, 6}, {128, 96, 7}, {256, 128, 4}, {256, 160, 3}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASKTPShTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
 		}

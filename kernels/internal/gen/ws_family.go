@@ -284,7 +284,8 @@ var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), wsSched, "
 // of partial tiles (mistral-nemo o, M = 600: 84.7 µs, cuBLAS 35.8), and a
 // tail of more than G/2 tiles runs whole, a partial wave. Its M tiles are
 // walked from the last one, so that the shifted tile and the one before
-// are split alike (ws_streamk.cuh). Experimental: not yet run on a GPU.
+// are split alike (ws_streamk.cuh). Experimental (correct on an H100:
+// docs/perf/2026-12-07-h200-f, and the 256-row tiles docs/perf/2026-12-07-h200-h).
 var wsWGMMASKTPShTS = func() family {
 	f := wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_tp_sh_ts"), wsSched, "gr::ws_stream_k_parts_shift")
 	f.tailParts = true
@@ -300,7 +301,8 @@ var wsWGMMASKTPShTS = func() family {
 // another: the split-K of a reduction class (issue 21, the batch-invariant
 // mode) at any M, where the workspace split-K's M·N·S·4 bytes of partials
 // do not fit. The same reduction class as ws_wgmma_ts (split-K is the
-// planner's). Experimental: not yet run on a GPU.
+// planner's). Experimental (correct on an H100: docs/perf/2026-12-07-h200-h,
+// calls E and F).
 var wsWGMMAKSTS = func() family {
 	f := wsWith(renamed(wsWGMMATS, "ws_wgmma_ks_ts"), wsSched, "gr::ws_split_fixed")
 	f.persistent, f.splitFixed = true, true
