@@ -111,7 +111,7 @@ func (pl *Planner) modelClass(p *Problem, classes []string) (string, float64) {
 		for c := range byClass {
 			byClass[c][i] = math.Inf(1)
 		}
-		survivors, _ := filter(pl.cat, &q, pl.dev, lim)
+		survivors, _ := filter(pl.cat, &q, pl.dev, lim, false)
 		for _, k := range survivors {
 			for _, s := range splitChoices {
 				if s > max(1, ceilDiv(q.K, k.TileK)) || !checkKernel(k, &q, pl.dev, lim, s).ok() {
