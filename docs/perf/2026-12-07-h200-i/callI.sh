@@ -30,8 +30,8 @@ done
 grep 'SAME FAIL' $OUT/same-kbench.log | head -6 | say
 if grep -q 'SAME FAIL' $OUT/same-kbench.log || ! grep -q 'same ok' $OUT/same-kbench.log; then echo "no retime: same not clean" | say; exit 0; fi
 drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
-timeout $(( $(left) - 60 )) .gpu/autotune tune -shapes docs/perf/2026-12-02-h200-c/corpus7.csv -base-routes -vendor=false \
-  -min-m 257 -max-m 4096 -reps 10 -event-calls 10 -base buckets.yaml -out $OUT/buckets-R.yaml -report /tmp/c/rep \
+timeout $(( $(left) - 40 )) .gpu/autotune tune -shapes docs/perf/2026-12-02-h200-c/corpus7.csv -base-routes -vendor=false \
+  -time-limit $(( $(left) - 110 ))s -min-m 257 -max-m 4096 -reps 10 -event-calls 10 -base buckets.yaml -out $OUT/buckets-R.yaml -report /tmp/c/rep \
   -driver "$drv" > $OUT/retime.log 2>&1; t retime $?
 cp /tmp/c/rep/tune.md $OUT/tune-R.md 2>/dev/null
 [ -s $OUT/buckets-R.yaml ] && [ $(left) -gt 40 ] && { timeout $(( $(left) - 15 )) .gpu/autotune tune -model llama3-8b -types f16 \
