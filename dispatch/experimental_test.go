@@ -188,66 +188,106 @@ func TestStreamKTailParts(t *testing.T) {
 	}
 }
 
-// The kernel's walk (kernels/src/ws_streamk.cuh, ws_stream_k_planned), in
-// Go: every k-tile of every tile is computed once; a finisher waits only on
-// parts of smaller number, which its block's walk or a lower one's has
-// passed; the slots stay within streamKSlots; the shifted last M tile and
-// the one before it are split alike.
-func TestStreamKTailPartsWalk(t *testing.T) {
-	_, k := catalogKernel(t, "gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16")
-	for _, c := range [][3]int{{600, 10240, 1032}, {600, 5120, 4096}, {1200, 4096, 4096}, {300, 5120, 4096}, {800, 4096, 4096}, {129, 384, 128}, {5000, 14336, 256}} {
-		for _, g := range []int{132, 114, 7} {
-			for s := 1; s <= maxTailParts; s++ {
-				m, n, kk := c[0], c[1], c[2]
-				bm := k.TileM
-				mt, nt, kt := int64(ceilDiv(m, bm)), int64(ceilDiv(n, k.TileN)), int64(ceilDiv(kk, k.TileK))
-				all := mt * nt
-				parts := max(1, min(int64(s), kt))
-				kp := (kt + parts - 1) / parts
-				parts = (kt + kp - 1) / kp
-				full := all
-				if parts > 1 {
-					full = all / int64(g) * int64(g)
-				}
-				rows := min(8, mt)
-				if parts > 1 && m >= bm && m%bm != 0 && rows >= 2 && full > 0 && full < rows*nt && full%rows == 1 {
-					full--
-				}
-				rest := all - full
-				what := fmt.Sprintf("M=%d N=%d K=%d G=%d S=%d", m, n, kk, g, s)
-				covered := make([]int64, all) // k-tiles per tile
-				split := make([]bool, all)
-				slots := int64(0)
-				for b := int64(0); b < int64(g); b++ {
-					for t := b; t < full; t += int64(g) {
-						covered[t] += kt
+// The shift kernels' stream-K walks (kernels/src/ws_streamk.cuh,
+// ws_stream_k_planned and ws_stream_k_shift), in Go: every k-tile of every
+// tile is computed once; a finisher waits only on parts of smaller number,
+// which its block's walk or a lower one's has passed; the slots stay within
+// streamKSlots; the shifted last M tile and the one before it are split
+// alike (ws_stream_k_shift's walk did not, before: call E of
+// docs/perf/2026-12-07-h200-h).
+func TestStreamKShiftWalks(t *testing.T) {
+	for _, name := range []string{
+		"gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16",
+		"gemmroute_sm90_ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16",
+		"gemmroute_sm90_ws_wgmma_sk_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16",
+	} {
+		_, k := catalogKernel(t, name)
+		planned, moved := k.TailParts(), 0
+		for _, c := range [][3]int{{600, 10240, 1032}, {600, 5120, 4096}, {1200, 4096, 4096}, {300, 5120, 4096}, {800, 4096, 4096}, {129, 384, 128}, {5000, 14336, 256}, {1449, 4096, 4096}, {900, 4096, 14336}, {700, 384, 4096}, {600, 16384, 4096}} {
+			for _, g := range []int{132, 114, 7} {
+				for s := 1; s <= maxTailParts; s++ {
+					if !planned && s > 1 {
+						break // the grid splits the tail: no plan's s
 					}
-					for q := b; q < rest*parts; q += int64(g) {
-						j, i := q/rest, q%rest
-						k0 := j * kp
-						covered[full+i] += min(kt, k0+kp) - k0
-						split[full+i] = parts > 1
-						if j < parts-1 {
-							slots = max(slots, q+1)
-						} else {
-							for jj := int64(0); jj < parts-1; jj++ {
-								require.Less(t, jj*rest+i, q, what) // waits on an earlier part
-							}
-						}
-					}
-				}
-				for tile, n := range covered {
-					require.Equal(t, kt, n, "%s: tile %d", what, tile)
-				}
-				require.LessOrEqual(t, slots, streamKSlots(k, &Problem{M: m, N: n, K: kk}, g, s), what)
-				if m >= bm && m%bm != 0 && mt >= 2 { // tile ids 0 and 1 of each N tile's first group: tm = mt − 1, mt − 2
-					for tn := int64(0); tn < nt; tn++ {
-						require.Equal(t, split[tn*rows], split[tn*rows+1], "%s: N tile %d", what, tn)
+					m, n, kk := c[0], c[1], c[2]
+					what := fmt.Sprintf("%s M=%d N=%d K=%d G=%d S=%d", k.Name, m, n, kk, g, s)
+					if checkStreamKShiftWalk(t, k, m, n, kk, g, s, planned, what) {
+						moved++
 					}
 				}
 			}
 		}
+		require.NotZero(t, moved, "%s: no case moves the shifted tile's neighbour into the tail", name)
 	}
+}
+
+// checkStreamKShiftWalk walks one shift kernel's grid of g blocks over
+// M × N × K as the kernel does, and checks what TestStreamKShiftWalks says;
+// it reports whether the walk moved the whole tiles' boundary.
+func checkStreamKShiftWalk(t *testing.T, k *kernels.KernelSpec, m, n, kk, g, s int, planned bool, what string) bool {
+	bm := k.TileM
+	mt, nt, kt := int64(ceilDiv(m, bm)), int64(ceilDiv(n, k.TileN)), int64(ceilDiv(kk, k.TileK))
+	all, g64 := mt*nt, int64(g)
+	split := func(rest int64) (int64, int64) { // parts, k-tiles a part
+		parts := int64(1)
+		switch {
+		case planned:
+			parts = max(1, min(int64(s), kt))
+		case rest > 0:
+			parts = max(1, min(g64/rest, kt))
+		}
+		kp := (kt + parts - 1) / parts
+		return (kt + kp - 1) / kp, kp
+	}
+	full := all / g64 * g64
+	parts, kp := split(all - full)
+	if planned && parts == 1 {
+		full = all
+	}
+	rows := min(8, mt)
+	moved := parts > 1 && m >= bm && m%bm != 0 && rows >= 2 && full > 0 && full < rows*nt && full%rows == 1
+	if moved {
+		full--
+		if !planned {
+			parts, kp = split(all - full)
+		}
+	}
+	rest := all - full
+	covered := make([]int64, all) // k-tiles per tile
+	isSplit := make([]bool, all)
+	slots := int64(0)
+	for b := int64(0); b < g64; b++ {
+		for t := b; t < full; t += g64 {
+			covered[t] += kt
+		}
+		step := g64 // planned: parts q = b, b + G, …; the grid's: part q = b alone
+		if !planned {
+			step = rest*parts + 1
+		}
+		for q := b; q < rest*parts; q += step {
+			j, i := q/rest, q%rest
+			k0 := j * kp
+			covered[full+i] += min(kt, k0+kp) - k0
+			isSplit[full+i] = parts > 1
+			if j < parts-1 {
+				slots = max(slots, q+1)
+			} else {
+				for jj := int64(0); jj < parts-1; jj++ {
+					require.Less(t, jj*rest+i, q, what) // waits on an earlier part
+				}
+			}
+		}
+	}
+	for tile, n := range covered {
+		require.Equal(t, kt, n, "%s: tile %d", what, tile)
+	}
+	require.LessOrEqual(t, slots, streamKSlots(k, &Problem{M: m, N: n, K: kk}, g, s), what)
+	if m >= bm && m%bm != 0 && mt >= 2 { // tile ids 0 and 1 of each N tile's first group: tm = mt − 1, mt − 2
+		for tn := int64(0); tn < nt; tn++ {
+			require.Equal(t, isSplit[tn*rows], isSplit[tn*rows+1], "%s: N tile %d", what, tn)
+		}
+	}
+	return moved
 }
 
 // TestRepackPlan: a repack kernel takes only problems whose operands TMA

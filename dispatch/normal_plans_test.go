@@ -34,7 +34,8 @@ import (
 // [4097, 8192] and [8193, ∞) buckets; then, tuned on an H100, N = 769's
 // buckets 513…2048 and the corpus's sm_90 bf16 buckets 2049…4096, then
 // 257…2048; then the sm_90 f16 entries' buckets 1…16, measured on the H200
-// on 2026-12-05).
+// on 2026-12-05; twenty-seventh session: the buckets routing to or recording
+// ws_wgmma_sk_sh_ts re-measured after its walk's fix, docs/perf/2026-12-07-h200-i).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)

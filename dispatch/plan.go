@@ -515,15 +515,28 @@ func streamKSplit(k *kernels.KernelSpec, p *Problem, g, s int) (full, rest, part
 
 // streamKSlots is how many fp32 partial tiles a stream-K kernel writes for
 // p with tail split s on a grid of g blocks: every part but a tail tile's
-// last; for planned parts one tail tile more where the full tiles are not
-// all (the kernel moves the shifted last M tile's neighbour into the tail,
-// kernels/src/ws_streamk.cuh).
+// last, and for a tail tile more where a shift kernel may move its shifted
+// last M tile's neighbour into the tail (kernels/src/ws_streamk.cuh): for
+// planned parts wherever the full tiles are not all; for ws_stream_k_shift
+// where shiftMovesFull says so (it then splits R + 1 tiles in ⌊G/(R + 1)⌋
+// parts, no more slots than (R + 1)·(S − 1)).
 func streamKSlots(k *kernels.KernelSpec, p *Problem, g, s int) int64 {
 	full, rest, parts := streamKSplit(k, p, g, s)
-	if k.TailParts() && parts > 1 && full > 0 {
+	if parts > 1 && full > 0 && (k.TailParts() || shiftMovesFull(k, p, full)) {
 		rest++
 	}
 	return rest * (parts - 1)
+}
+
+// shiftMovesFull reports whether a stream-K walk whose last M tile is
+// shifted (it starts at M − TileM, where M is not a multiple of TileM) takes
+// one tile fewer whole than full: where full falls between the shifted tile
+// and the one before, adjacent ids in the first raster group of M tiles
+// (walked from the last), so both run in the tail, split alike.
+func shiftMovesFull(k *kernels.KernelSpec, p *Problem, full int64) bool {
+	mt, nt := int64(ceilDiv(p.M, k.TileM)), int64(ceilDiv(p.N, k.TileN))
+	rows := min(int64(k.Model.RasterGroup), mt)
+	return p.M >= k.TileM && p.M%k.TileM != 0 && rows >= 2 && full > 0 && full < rows*nt && full%rows == 1
 }
 
 // streamKWorkspace is the workspace stream-K kernel k needs for p with tail

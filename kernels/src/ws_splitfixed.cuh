@@ -130,13 +130,7 @@ template <int BM, int BN, int BK, int MC> struct ws_split_fixed {
         }
       return true;
     }
-#pragma unroll
-    for (int w = 0; w < MW; ++w)
-#pragma unroll
-      for (int v = 0; v < V; ++v) {
-        const float *d = acc[w][0];
-        __stcg(slot + (w * V + v) * 128, make_float4(d[4 * v], d[4 * v + 1], d[4 * v + 2], d[4 * v + 3]));
-      }
+    ws_slot_store<V>(slot, acc);
     __threadfence();  // this thread's partial is visible before the arrival that counts it
     ws_bar_sync(c);
     uint32_t *count = p.flags + i * CONSUMERS + c;
@@ -155,15 +149,7 @@ template <int BM, int BN, int BK, int MC> struct ws_split_fixed {
         d[4 * v] = 0.f + u.x, d[4 * v + 1] = 0.f + u.y, d[4 * v + 2] = 0.f + u.z, d[4 * v + 3] = 0.f + u.w;
       }
 #pragma unroll 1
-    for (int x = 1; x < parts; ++x)
-#pragma unroll
-      for (int w = 0; w < MW; ++w)
-#pragma unroll
-        for (int v = 0; v < V; ++v) {
-          float *d = acc[w][0];
-          const float4 u = __ldcg(part + x * step + (w * V + v) * 128);
-          d[4 * v] += u.x, d[4 * v + 1] += u.y, d[4 * v + 2] += u.z, d[4 * v + 3] += u.w;
-        }
+    for (int x = 1; x < parts; ++x) ws_slot_add<V>(acc, part + x * step);
     if (tid == 0) *count = 0u;  // every part has arrived: no other block touches it in this launch
     return true;
   }

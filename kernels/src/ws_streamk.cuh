@@ -44,6 +44,31 @@ __device__ __forceinline__ void st_release_gpu(uint32_t *p, uint32_t v) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
 }
 
+// A workspace slot holds a consumer thread's MW 64-row blocks of V float4s
+// of accumulator (acc[w][0]), float4 (w·V + v) at a 128-thread stride:
+// ws_slot_store writes them there, ws_slot_add adds them into acc.
+template <int V, int MW, int NA, int R>
+__device__ __forceinline__ void ws_slot_store(float4 *slot, const float (&acc)[MW][NA][R]) {
+#pragma unroll
+  for (int w = 0; w < MW; ++w)
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      const float *d = acc[w][0];
+      __stcg(slot + (w * V + v) * 128, make_float4(d[4 * v], d[4 * v + 1], d[4 * v + 2], d[4 * v + 3]));
+    }
+}
+template <int V, int MW, int NA, int R>
+__device__ __forceinline__ void ws_slot_add(float (&acc)[MW][NA][R], const float4 *slot) {
+#pragma unroll
+  for (int w = 0; w < MW; ++w)
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      float *d = acc[w][0];
+      const float4 u = __ldcg(slot + (w * V + v) * 128);
+      d[4 * v] += u.x, d[4 * v + 1] += u.y, d[4 * v + 2] += u.z, d[4 * v + 3] += u.w;
+    }
+}
+
 // ws_role says what a block does with a segment's accumulator.
 enum ws_role : int { WS_WHOLE = 0, WS_PART = 1, WS_FIX = 2 };
 
@@ -104,10 +129,9 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
     const int role = segment(t, tile, k0, k1);
     if (role == WS_WHOLE) return true;
     float4 *ws = reinterpret_cast<float4 *>(p.workspace);
+    auto &acc = reinterpret_cast<float(&)[1][1][COLS / 2]>(d);
     if (role == WS_PART) {
-      float4 *slot = ws + ((int64_t)b * CONSUMERS + c) * V * 128 + tid;
-#pragma unroll
-      for (int i = 0; i < V; ++i) __stcg(slot + i * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+      ws_slot_store<V>(ws + ((int64_t)b * CONSUMERS + c) * V * 128 + tid, acc);
       __threadfence();
       ws_bar_sync(c);
       if (tid == 0) st_release_gpu(p.flags + b * CONSUMERS + c, 1u);
@@ -122,22 +146,41 @@ template <int BM, int BN, int BK, int MC> struct ws_stream_k {
         __threadfence();
       }
       ws_bar_sync(c);
-      const float4 *slot = ws + ((int64_t)x * CONSUMERS + c) * V * 128 + tid;
-#pragma unroll
-      for (int i = 0; i < V; ++i) {
-        const float4 v = __ldcg(slot + i * 128);
-        d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
-      }
+      ws_slot_add<V>(acc, ws + ((int64_t)x * CONSUMERS + c) * V * 128 + tid);
     }
     return true;
   }
 };
 
 // ws_stream_k_shift is ws_stream_k whose last M tile starts at M − BM where
-// it would reach past M (ws_schedule_shift, ws_schedule.cuh): the fixup keys
-// on tile ids, so the parts of a shifted tile meet as any tile's do.
+// it would reach past M (ws_schedule_shift, ws_schedule.cuh). That tile and
+// the one before compute the rows they share, and must sum them alike: both
+// whole, or both split at the same k offsets. (Walked as ws_stream_k, one
+// could be whole and the other split: sk_sh_ts 128x192 at 4096 × 4096,
+// M = 800, wrote 37 elements of the shared rows unlike sk_ts,
+// docs/perf/2026-12-07-h200-h call E.) So, as ws_stream_k_planned's SHIFT,
+// M tiles are walked from the last one (tm = mt − 1 − ws_tile's): both lie
+// in the first raster group, at adjacent tile ids; where FULL would fall
+// between them it is one less — both in the tail, block G − 1 one whole tile
+// short, S = ⌊G/(R + 1)⌋ — as dispatch's streamKSlots allows for.
 template <int BM, int BN, int BK, int MC> struct ws_stream_k_shift : ws_stream_k<BM, BN, BK, MC> {
-  __device__ __forceinline__ explicit ws_stream_k_shift(const gr_gemm_params &p) : ws_stream_k<BM, BN, BK, MC>(p) {}
+  using base = ws_stream_k<BM, BN, BK, MC>;
+  __device__ __forceinline__ explicit ws_stream_k_shift(const gr_gemm_params &p) : base(p) {
+    const int64_t rows = min((int64_t)RASTER_GROUP, this->mt);  // the first raster group's M tiles
+    if (this->parts > 1 && p.m >= BM && p.m % BM != 0 && rows >= 2 && this->full > 0 && this->full < rows * this->nt &&
+        this->full % rows == 1) {
+      --this->full, this->rest = this->mt * this->nt - this->full;
+      const int64_t parts = max((int64_t)1, min((int64_t)this->g / this->rest, this->kt));
+      this->kp = (this->kt + parts - 1) / parts, this->parts = (int)((this->kt + this->kp - 1) / this->kp);
+      this->ndp = this->b < this->full ? (this->full - this->b + this->g - 1) / this->g : 0;
+      this->tiles = this->ndp + (this->b < this->rest * this->parts ? 1 : 0);
+    }
+  }
+  __device__ __forceinline__ int work(const gr_gemm_params &p, int64_t t, int64_t &tm, int64_t &tn, int &z, int64_t &kb) const {
+    const int n = base::work(p, t, tm, tn, z, kb);
+    tm = this->mt - 1 - tm;  // from the last M tile
+    return n;
+  }
   __device__ __forceinline__ static int64_t token0(const gr_gemm_params &p, int64_t tm) { return shifted_token0<BM>(p, tm); }
 };
 
@@ -237,14 +280,7 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
     if (role == WS_WHOLE) return true;
     float4 *ws = reinterpret_cast<float4 *>(p.workspace);
     if (role == WS_PART) {
-      float4 *slot = ws + (q * CONSUMERS + c) * MW * V * 128 + tid;
-#pragma unroll
-      for (int w = 0; w < MW; ++w)
-#pragma unroll
-        for (int i = 0; i < V; ++i) {
-          const float *d = acc[w][0];
-          __stcg(slot + (w * V + i) * 128, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-        }
+      ws_slot_store<V>(ws + (q * CONSUMERS + c) * MW * V * 128 + tid, acc);
       __threadfence();
       ws_bar_sync(c);
       if (tid == 0) st_release_gpu(p.flags + q * CONSUMERS + c, 1u);
@@ -259,15 +295,7 @@ template <int BM, int BN, int BK, int MC, bool SHIFT> struct ws_stream_k_planned
         __threadfence();
       }
       ws_bar_sync(c);
-      const float4 *slot = ws + (x * CONSUMERS + c) * MW * V * 128 + tid;
-#pragma unroll
-      for (int w = 0; w < MW; ++w)
-#pragma unroll
-        for (int i = 0; i < V; ++i) {
-          float *d = acc[w][0];
-          const float4 v = __ldcg(slot + (w * V + i) * 128);
-          d[4 * i] += v.x, d[4 * i + 1] += v.y, d[4 * i + 2] += v.z, d[4 * i + 3] += v.w;
-        }
+      ws_slot_add<V>(acc, ws + (x * CONSUMERS + c) * MW * V * 128 + tid);
     }
     return true;
   }

@@ -271,7 +271,9 @@ var (
 // wsWGMMASKShTS: ws_wgmma_sk_ts under ws_stream_k_shift, the stream-K walk
 // with the last token tile shifted as above: the tiles that serve M =
 // 257…2048, where the shapes between powers of two leave the last token
-// tile partly past M (M = 1449: 87 of 128 rows). Experimental, as the large
+// tile partly past M (M = 1449: 87 of 128 rows). Its M tiles are walked from
+// the last one, the shifted tile and the one before split alike
+// (ws_streamk.cuh; docs/perf/2026-12-07-h200-i). Experimental, as the large
 // sh_ts tiles beside them (a measured table entry routes to them; every kernel passes the engine's awkward table on an H100, docs/perf/2026-12-06-h200-c call 7).
 var wsWGMMASKShTS = wsWith(renamed(wsWGMMASKTS, "ws_wgmma_sk_sh_ts"), wsSched, "gr::ws_stream_k_shift")
 
