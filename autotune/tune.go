@@ -38,7 +38,9 @@ runs where cuBLASLt cannot). -base-routes times, of our kernels, only what
 -base routes each bucket to and the bucket's recorded runner-up: a short run
 that adds vendor routes to a tuned table, or with -vendor=false measures a
 table's routes again after a kernel change (the changed kernels' buckets get
-their new digests and times; the choice is re-made between the two).
+their new digests and times; the choice is re-made between the two);
+-changed-since narrows that to the buckets whose kernels' digests are not
+those of the manifest -base was measured with, the others keeping -base's.
 Default entries are chosen over the aligned weights together. The entries
 are merged into -base and written atomically to -out; -report writes
 tune.md, tune.csv and roofline plots.
@@ -67,6 +69,9 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			if err != nil || len(ords) == 0 || slices.ContainsFunc(ords, func(d int) bool { return d < 0 }) || len(distinct(slices.Clone(ords))) < len(ords) {
 				return std.usageErr("tune", "-devices %q: want distinct GPU ordinals such as 0,1", f.devices)
 			}
+			if f.changedSince != "" && !f.baseRoutes {
+				return std.usageErr("tune", "-changed-since needs -base-routes: it narrows the re-measure of -base's routes")
+			}
 			peer := report.Peer{}
 			if f.peer != "" {
 				if peer, err = report.ReadPeer(f.peer); err != nil {
@@ -84,6 +89,13 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			}
 			if f.baseRoutes {
 				cfg.BaseRoutes = base
+			}
+			if f.changedSince != "" {
+				old, err := loadCatalog(f.changedSince)
+				if err != nil {
+					return std.fail(fmt.Errorf("tune: -changed-since: %w", err))
+				}
+				cfg.Changed = tuning.ChangedSince(old, cfg.Catalog)
 			}
 			ms, closeAll, err := openMeasurers(ords, cfg.Workspace, f.vendor)
 			if err != nil {
@@ -148,6 +160,7 @@ type tuneFlags struct {
 	configFlags
 	rooflineFlags
 	out, report, peer, devices, driver string
+	changedSince                       string
 	invariant, vendor, baseRoutes      bool
 	timeLimit                          time.Duration
 }
@@ -164,6 +177,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 		{&f.peer, "peer", "", "peer_cublas.py output for the report's cuBLAS column (time the points of \"autotune points\")"},
 		{&f.devices, "devices", "0", "comma-separated GPU ordinals to spread the work over (one kind of GPU)"},
 		{&f.driver, "driver", "", "driver version for the provenance, e.g. 580.159.04"},
+		{&f.changedSince, "changed-since", "", "with -base-routes: the manifest -base was measured with (e.g. from git show REV:kernels/manifest.json); time only the buckets whose route or recorded runner-up runs a kernel whose digest is not that manifest's, every other bucket keeping -base's"},
 	} {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}

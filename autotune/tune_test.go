@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -134,6 +135,42 @@ func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
 	assert.Equal(t, tuning.MethodBaseRoutes, tab.Provenance.Method, "the table says its routes were not chosen by this run")
 }
 
+// tune -base-routes -changed-since MANIFEST times only the buckets whose
+// kernels' digests differ from that manifest's: against the manifest the
+// run has, nothing; against one whose t90_big is the base's older build,
+// t90_big's bucket, as -base-routes alone.
+func TestTuneCommandChangedSince(t *testing.T) {
+	dir, manifest, base := tuneFiles(t)
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nsq,1,1024,1024\n")
+	out := filepath.Join(dir, "buckets.yaml")
+	gpu := tuningtest.NewGPU()
+	withGPUs(t, gpu)
+	args := []string{"-shapes", shapes, "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-base-routes", "-vendor=false"}
+	code, _, stderr := runCLI(append(args, "-changed-since", manifest)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, gpu.Gated, "no kernel changed since the manifest the run has")
+
+	tab, _ := loadTuned(t, base)
+	e, _ := tab.Find(dispatch.SM90, dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, 1024, 1024)
+	require.NotNil(t, e)
+	m := tuningtest.Manifest()
+	for i := range m.Kernels {
+		if m.Kernels[i].Name == "t90_big" {
+			m.Kernels[i].Digest = e.Bucket(64).Digest // the build the base was measured with
+		}
+	}
+	data, err := json.Marshal(m)
+	require.NoError(t, err)
+	older := writeFile(t, dir, "older.json", string(data))
+	code, stdout, stderr := runCLI(append(args, "-changed-since", older)...)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, ", changed 0, missing 0\n")
+	require.NotEmpty(t, gpu.Gated)
+	for _, c := range gpu.Gated {
+		assert.Equal(t, tuning.Candidate{Kernel: "t90_big", SplitK: 1}, c)
+	}
+}
+
 func TestTuneInterruptedLeavesOldTable(t *testing.T) {
 	dir, manifest, base := tuneFiles(t)
 	old := "provenance:\n  source: old\nentries: []\n"
@@ -163,6 +200,7 @@ func TestTuneCommandUsageAndDevices(t *testing.T) {
 		{[]string{"-model", "llama3-8b", "-out", "x", "-devices", "0,a"}, "-devices"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-splits", "0"}, "-splits"},
 		{[]string{"-model", "llama3-8b", "-out", "x", "-keep", "0.5"}, "-keep ≥ 1"},
+		{[]string{"-model", "llama3-8b", "-out", "x", "-changed-since", manifest}, "-changed-since needs -base-routes"},
 	} {
 		code, _, stderr := runCLI(append([]string{"tune"}, c.args...)...)
 		assert.Equal(t, 2, code, c.args)

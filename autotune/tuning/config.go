@@ -53,6 +53,16 @@ type Config struct {
 	// measures a table's routes again after their kernels' code changed
 	// (new digests, times and margins; the choice re-made between the two).
 	BaseRoutes *dispatch.Table
+	// Changed, with BaseRoutes, narrows the run to the (weight, bucket)
+	// units whose routes and recorded runners-up there (BaseRoutes' exact
+	// and default entries', as BaseRoutes times them) name a kernel it
+	// reports: those whose compiled code changed since the table was
+	// measured (tune -changed-since). Every other bucket of BaseRoutes'
+	// entries keeps its choice, times and provenance; a default entry's
+	// bucket is chosen again only where its own route or runner-up changed
+	// (then every weight is timed there), and a weight without an exact
+	// entry in BaseRoutes gets none. nil: every unit.
+	Changed func(kernel string) bool
 	// Deadline, when set, is when the run stops starting (weight, bucket)
 	// units: those not started keep the base table's choices, as buckets
 	// outside MinM…MaxM do, and the events column is left out where the
@@ -131,6 +141,7 @@ func (c *Config) Validate() error {
 		{!in(c.Tie, 0, maxRatio), "Tie", c.Tie, "≥ 0 and ≤ 1e6 (a fraction)"},
 		{!in(c.Noise, 0, maxRatio), "Noise", c.Noise, "≥ 0 and ≤ 1e6 (a fraction)"},
 		{c.VendorAlgorithms < 0 || c.VendorAlgorithms > dispatch.MaxVendorAlgorithms, "VendorAlgorithms", c.VendorAlgorithms, "0 (our kernels only) to 64 of cuBLASLt's algorithms per bucket"},
+		{c.Changed != nil && c.BaseRoutes == nil, "Changed", "set", "only with BaseRoutes: the routes whose kernels changed are the table's"},
 	} {
 		if r.bad {
 			return &ConfigError{r.field, r.value, r.rule}

@@ -1,6 +1,7 @@
 package tuning_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -114,4 +115,94 @@ func qkvBase(t *testing.T) (*tuning.Config, *dispatch.Table) {
 	base, _, err := tuning.Merge(nil, tuning.Provenance(cfg.Catalog, plain.Device, "", tuning.Method), tuning.Measured(plain.Entries, plain.Device), cfg.Catalog, true)
 	require.NoError(t, err)
 	return cfg, base
+}
+
+// With Changed (tune -changed-since), only the (weight, bucket) units whose
+// route or recorded runner-up runs a kernel whose digest changed are timed;
+// every other bucket is the base table's, kernel, times and margin, and the
+// table matches the new kernel set whole.
+func TestRetimeOnlyTheChangedRoutes(t *testing.T) {
+	cfg, base := qkvBase(t)
+	exact, def := base.Find(dispatch.SM90, qkv.Types, qkv.N, qkv.K)
+	require.NotNil(t, exact)
+	require.NotNil(t, def)
+	names := func(b *dispatch.Bucket) []string { return []string{b.Kernel, runnerUp(t, b).Kernel} }
+	names2 := func(lo int) []string { return append(names(exact.Bucket(lo)), names(def.Bucket(lo))...) }
+	// a kernel that some buckets name (route or runner-up, exact or default) and others do not
+	changed, named := "", 0
+	for _, b := range exact.Buckets {
+		for _, k := range names2(b.MinM) {
+			n := 0
+			for _, c := range exact.Buckets {
+				if slices.Contains(names2(c.MinM), k) {
+					n++
+				}
+			}
+			if k != "" && n > 0 && n < len(exact.Buckets)-1 && changed == "" {
+				changed, named = k, n
+			}
+		}
+	}
+	require.NotEmpty(t, changed, "the test needs a kernel that some buckets name and others do not")
+
+	m := tuningtest.Manifest()
+	for i := range m.Kernels {
+		if m.Kernels[i].Name == changed {
+			m.Kernels[i].Digest = kernels.DigestOf([]byte(changed + ", rebuilt"))
+		}
+	}
+	cat, err := kernels.NewCatalog(m)
+	require.NoError(t, err)
+	old := cfg.Catalog
+	cfg.Catalog, cfg.BaseRoutes, cfg.VendorAlgorithms = cat, base, 0
+	cfg.Changed = tuning.ChangedSince(old, cat)
+	assert.True(t, cfg.Changed(changed))
+	assert.False(t, cfg.Changed(exact.Buckets[0].Kernel) && exact.Buckets[0].Kernel != changed)
+	gpu := tuningtest.NewGPU() // a slower card than the base table's: a bucket timed again gets other times
+	gpu.Speed = func(w tuning.Weight, m int, c tuning.Candidate) float64 { return 1.5 * tuningtest.Speed(w, m, c) }
+	res, err := tuning.Tune(cfg, []tuning.Measurer{gpu}, base)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Spans)
+	t.Logf("changed %s: %d of %d buckets timed", changed, len(res.Spans), len(exact.Buckets))
+	for _, r := range res.Spans {
+		assert.Contains(t, names2(r.Span.Lo), changed, "bucket %v was timed though nothing it runs changed", r.Span)
+	}
+	assert.Less(t, len(res.Spans), len(exact.Buckets)-1, "some buckets were not timed")
+	assert.LessOrEqual(t, len(res.Spans), named)
+
+	retimed, _, err := tuning.Merge(base, tuning.Provenance(cat, res.Device, "", tuning.MethodBaseRoutes), tuning.Measured(res.Entries, res.Device), cat, true)
+	require.NoError(t, err)
+	after := retimed.MatchKernels(cat)
+	assert.Zero(t, after.Changed, "the buckets that run the changed kernel have its new digest")
+	assert.Zero(t, after.Missing)
+	for _, e := range []*dispatch.Entry{exact, def} {
+		now, _ := retimed.Find(dispatch.SM90, qkv.Types, e.N, e.K)
+		if e == def {
+			_, now = retimed.Find(dispatch.SM90, qkv.Types, 0, 0)
+		}
+		require.NotNil(t, now)
+		for i := range e.Buckets {
+			was := &e.Buckets[i]
+			got := now.Bucket(was.MinM)
+			require.NotNil(t, got)
+			own := names(was)
+			if e == exact {
+				own = names2(was.MinM)
+			}
+			if slices.Contains(own, changed) || was.MaxM == 0 {
+				continue
+			}
+			assert.Equal(t, [6]any{was.Kernel, was.SplitK, was.Digest, was.TimesUS, was.RunnerUp, was.MarginPct},
+				[6]any{got.Kernel, got.SplitK, got.Digest, got.TimesUS, got.RunnerUp, got.MarginPct}, "%s bucket %s: the base table's", e.Key(), was)
+		}
+	}
+}
+
+// -changed-since without -base-routes is a Config error.
+func TestChangedNeedsBaseRoutes(t *testing.T) {
+	cfg := testConfig(t, qkv)
+	cfg.Changed = func(string) bool { return true }
+	var ce *tuning.ConfigError
+	require.ErrorAs(t, cfg.Validate(), &ce)
+	assert.Equal(t, "Changed", ce.Field)
 }

@@ -159,3 +159,88 @@ func clip(b dispatch.Bucket, lo, hi int) dispatch.Bucket {
 	}
 	return b
 }
+
+// changedRoute reports whether one of routes runs a kernel cfg.Changed
+// reports.
+func (cfg *Config) changedRoute(routes []Candidate) bool {
+	return slices.ContainsFunc(routes, func(c Candidate) bool { return cfg.Changed(c.Kernel) })
+}
+
+// keepUnchanged narrows a Config.Changed run's entries to BaseRoutes' own:
+// in MinM…MaxM, an exact entry's bucket that no unit of its weight measured,
+// and a default entry's bucket whose own route and runner-up did not
+// change, become BaseRoutes' bucket there again (clipped to the bucket,
+// stamped with its entry's provenance), their choices dropped, and so does
+// the open bucket past MaxM where the one below it did; an entry
+// BaseRoutes lacks is left out.
+func (cfg *Config) keepUnchanged(entries []dispatch.Entry, choices []Choice, spans []*SpanResult, dev dispatch.DeviceInfo) ([]dispatch.Entry, []Choice, error) {
+	type unit struct {
+		key dispatch.EntryKey
+		lo  int
+	}
+	measured := map[unit]bool{}
+	for _, r := range spans {
+		measured[unit{r.Weight.Key(dev.Arch), r.Span.Lo}] = true
+	}
+	kept := map[unit]bool{} // buckets given back to BaseRoutes
+	var out []dispatch.Entry
+	for _, e := range entries {
+		exact, def := cfg.BaseRoutes.Find(e.Arch, e.Types, e.N, e.K)
+		from := exact
+		if e.N == 0 && e.K == 0 {
+			from = def
+		}
+		if from == nil {
+			continue
+		}
+		e.Buckets = slices.Clone(e.Buckets)
+		prevKept := false
+		for i, b := range e.Buckets {
+			inRun := b.MinM >= cfg.MinM && b.MaxM != 0 && b.MaxM <= cfg.MaxM
+			open := b.MaxM == 0 && cfg.MinM <= 1 // past MaxM, routed as the bucket below (keepOutside gives -base's where MinM > 1)
+			if !inRun && !open {
+				continue
+			}
+			old := from.Bucket(b.MinM)
+			if old == nil || upper(*old) < upper(b) {
+				return nil, nil, fmt.Errorf("tuning: %s: no bucket of the base table's covers %s: tune without -changed-since", e.Key(), b.String())
+			}
+			keep := prevKept
+			if inRun && from == def {
+				keep = !cfg.changedRoute(bucketRoutes(old))
+			} else if inRun {
+				keep = !measured[unit{e.Key(), b.MinM}]
+			}
+			if keep {
+				e.Buckets[i] = clip(*old, b.MinM, b.MaxM)
+				e.Buckets[i].Stamp(from)
+				kept[unit{e.Key(), b.MinM}] = true
+			}
+			prevKept = keep
+		}
+		out = append(out, e)
+	}
+	choices = slices.DeleteFunc(slices.Clone(choices), func(c Choice) bool {
+		return kept[unit{c.Key, c.Bucket.MinM}] || !slices.ContainsFunc(out, func(e dispatch.Entry) bool { return e.Key() == c.Key })
+	})
+	return out, choices, nil
+}
+
+// bucketRoutes is b's kernel and recorded runner-up of ours.
+func bucketRoutes(b *dispatch.Bucket) []Candidate {
+	out := []Candidate{BucketCandidate(b)}
+	if c, ok := parseKernelCandidate(b.RunnerUp); ok {
+		out = append(out, c)
+	}
+	return out
+}
+
+// ChangedSince is a Config.Changed that reports the kernels of cat whose
+// compiled code is not old's: a digest that differs, or a kernel old lacks
+// (old: the manifest the table was measured with).
+func ChangedSince(old, cat *kernels.Catalog) func(kernel string) bool {
+	return func(name string) bool {
+		k, o := cat.Kernel(name), old.Kernel(name)
+		return k == nil || o == nil || k.Digest != o.Digest
+	}
+}

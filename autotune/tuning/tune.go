@@ -160,6 +160,11 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 	if r.Entries, err = keepOutside(r.Entries, base, cfg.MinM, cfg.MaxM); err != nil {
 		return nil, err
 	}
+	if cfg.Changed != nil {
+		if r.Entries, r.Choices, err = cfg.keepUnchanged(r.Entries, r.Choices, spans, dev); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.MinM > 1 { // the choices the run made, not the buckets it kept
 		r.Choices = slices.DeleteFunc(r.Choices, func(c Choice) bool { return c.Bucket.MinM < cfg.MinM || c.Bucket.MaxM == 0 })
 	}
@@ -179,7 +184,9 @@ func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, []Unit, error) {
 	sp := cfg.Spans()
 	for i := len(sp) - 1; i >= 0; i-- {
 		for _, w := range cfg.Weights {
-			units = append(units, Unit{w, sp[i]})
+			if cfg.Changed == nil || cfg.changedRoute(routesOf(cfg.BaseRoutes, ms[0].Device(), w, sp[i])) {
+				units = append(units, Unit{w, sp[i]})
+			}
 		}
 	}
 	var mu sync.Mutex // Progress is called from one goroutine at a time
