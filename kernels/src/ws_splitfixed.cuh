@@ -119,15 +119,7 @@ template <int BM, int BN, int BK, int MC> struct ws_split_fixed {
           }
         return false;
       }
-#pragma unroll
-      for (int w = 0; w < MW; ++w)
-#pragma unroll
-        for (int v = 0; v < V; ++v) {
-          float *d = acc[w][0];
-          const float4 s = __ldcg(slot + (w * V + v) * 128);
-          d[4 * v] = s.x + d[4 * v], d[4 * v + 1] = s.y + d[4 * v + 1], d[4 * v + 2] = s.z + d[4 * v + 2],
-                d[4 * v + 3] = s.w + d[4 * v + 3];
-        }
+      ws_slot_add<V>(acc, slot);  // the last part: its accumulator + the running sum
       return true;
     }
     ws_slot_store<V>(slot, acc);
