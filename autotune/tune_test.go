@@ -110,13 +110,8 @@ func TestTuneCommandWritesTableAndReport(t *testing.T) {
 // runner-up) and written with the kernel set's digest: nothing changed is
 // left.
 func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
-	dir, manifest, base := tuneFiles(t)
-	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nsq,1,1024,1024\n")
-	out := filepath.Join(dir, "buckets.yaml")
-	gpu := tuningtest.NewGPU()
-	withGPUs(t, gpu)
-	code, stdout, stderr := runCLI("-shapes", shapes, "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest,
-		"-base-routes", "-vendor=false")
+	_, _, out, gpu, args := retimeRun(t)
+	code, stdout, stderr := runCLI(args...)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, ", changed 0, missing 0\n")
 	require.NotEmpty(t, gpu.Gated)
@@ -140,13 +135,8 @@ func TestTuneCommandRetimesChangedRoutes(t *testing.T) {
 // run has, nothing; against one whose t90_big is the base's older build,
 // t90_big's bucket, as -base-routes alone.
 func TestTuneCommandChangedSince(t *testing.T) {
-	dir, manifest, base := tuneFiles(t)
-	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nsq,1,1024,1024\n")
-	out := filepath.Join(dir, "buckets.yaml")
-	gpu := tuningtest.NewGPU()
-	withGPUs(t, gpu)
-	args := []string{"-shapes", shapes, "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-base-routes", "-vendor=false"}
-	code, _, stderr := runCLI(append(args, "-changed-since", manifest)...)
+	dir, base, _, gpu, args := retimeRun(t)
+	code, _, stderr := runCLI(append(args, "-changed-since", filepath.Join(dir, "manifest.json"))...)
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, gpu.Gated, "no kernel changed since the manifest the run has")
 
@@ -169,6 +159,19 @@ func TestTuneCommandChangedSince(t *testing.T) {
 	for _, c := range gpu.Gated {
 		assert.Equal(t, tuning.Candidate{Kernel: "t90_big", SplitK: 1}, c)
 	}
+}
+
+// retimeRun is the -base-routes -vendor=false run of the tests above: the
+// 1024×1024 shape at M ≤ 64 against tuneFiles' base table and manifest,
+// on an injected GPU; it returns the files' folder, the base table, the
+// table the run writes, the GPU and the command's arguments.
+func retimeRun(t *testing.T) (dir, base, out string, gpu *tuningtest.GPU, args []string) {
+	dir, manifest, base := tuneFiles(t)
+	shapes := writeFile(t, dir, "shapes.csv", "name,M,N,K\nsq,1,1024,1024\n")
+	out = filepath.Join(dir, "buckets.yaml")
+	gpu = tuningtest.NewGPU()
+	withGPUs(t, gpu)
+	return dir, base, out, gpu, []string{"-shapes", shapes, "-max-m", "64", "-out", out, "-base", base, "-manifest", manifest, "-base-routes", "-vendor=false"}
 }
 
 func TestTuneInterruptedLeavesOldTable(t *testing.T) {

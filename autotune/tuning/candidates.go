@@ -124,15 +124,28 @@ func routesOf(t *dispatch.Table, dev dispatch.DeviceInfo, w Weight, sp Span) []C
 			if e == nil {
 				continue
 			}
-			if b := e.Bucket(m); b != nil && b.Kernel != "" {
-				add(Candidate{Kernel: b.Kernel, SplitK: max(b.SplitK, 1)})
-				if c, ok := parseKernelCandidate(b.RunnerUp); ok {
+			if b := e.Bucket(m); b != nil {
+				for _, c := range bucketRoutes(b) {
 					add(c)
 				}
 			}
 		}
 	}
 	return routed
+}
+
+// bucketRoutes is what bucket b runs of our kernels: its kernel and
+// split-K (also beside a cuBLASLt algorithm) and its recorded runner-up;
+// none where b records no kernel of ours.
+func bucketRoutes(b *dispatch.Bucket) []Candidate {
+	if b.Kernel == "" {
+		return nil
+	}
+	out := []Candidate{{Kernel: b.Kernel, SplitK: max(b.SplitK, 1)}}
+	if c, ok := parseKernelCandidate(b.RunnerUp); ok {
+		out = append(out, c)
+	}
+	return out
 }
 
 // twinRoutes lists, for a 16-bit weight w (bf16 or f16), what t routes the

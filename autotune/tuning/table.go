@@ -226,15 +226,6 @@ func (cfg *Config) keepUnchanged(entries []dispatch.Entry, choices []Choice, spa
 	return out, choices, nil
 }
 
-// bucketRoutes is b's kernel and recorded runner-up of ours.
-func bucketRoutes(b *dispatch.Bucket) []Candidate {
-	out := []Candidate{BucketCandidate(b)}
-	if c, ok := parseKernelCandidate(b.RunnerUp); ok {
-		out = append(out, c)
-	}
-	return out
-}
-
 // ChangedSince is a Config.Changed that reports the kernels of cat whose
 // compiled code is not old's: a digest that differs, or a kernel old lacks
 // (old: the manifest the table was measured with).

@@ -181,10 +181,10 @@ func Tune(cfg *Config, ms []Measurer, base *dispatch.Table) (*Result, error) {
 // contenders; it returns the units Config.Deadline kept from starting.
 func (cfg *Config) measure(ms []Measurer) ([]*SpanResult, []Unit, error) {
 	var units []Unit
-	sp := cfg.Spans()
+	sp, dev := cfg.Spans(), ms[0].Device()
 	for i := len(sp) - 1; i >= 0; i-- {
 		for _, w := range cfg.Weights {
-			if cfg.Changed == nil || cfg.changedRoute(routesOf(cfg.BaseRoutes, ms[0].Device(), w, sp[i])) {
+			if cfg.Changed == nil || cfg.changedRoute(routesOf(cfg.BaseRoutes, dev, w, sp[i])) {
 				units = append(units, Unit{w, sp[i]})
 			}
 		}
