@@ -14,7 +14,7 @@ python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv
 mkdir -p /tmp/v; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt
-timeout 380 .gpu/autotune tune -model llama3-8b -vendor=false -invariant -min-m 2049 -max-m 4096 -prune 1.5 -keep 1.2 \
+timeout 380 .gpu/autotune tune -time-limit ${TL:-330s} -model llama3-8b -vendor=false -invariant -min-m 2049 -max-m 4096 -prune 1.5 -keep 1.2 \
   -reps 10 -event-calls 10 -driver "$drv" -base buckets.yaml -out $OUT/buckets-v.yaml -report /tmp/v/rv > /tmp/v/tune-v.log 2>&1
 t "tune -invariant" $?; tail -3 /tmp/v/tune-v.log; cp /tmp/v/rv/tune.md $OUT/tune-v.md 2>/dev/null
 grep -A7 'invariant:' $OUT/buckets-v.yaml | head -40
