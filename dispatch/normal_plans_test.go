@@ -35,7 +35,11 @@ import (
 // buckets 513…2048 and the corpus's sm_90 bf16 buckets 2049…4096, then
 // 257…2048; then the sm_90 f16 entries' buckets 1…16, measured on the H200
 // on 2026-12-05; twenty-seventh session: the buckets routing to or recording
-// ws_wgmma_sk_sh_ts re-measured after its walk's fix, docs/perf/2026-12-07-h200-i).
+// ws_wgmma_sk_sh_ts re-measured after its walk's fix, docs/perf/2026-12-07-h200-i;
+// twenty-eighth session: Llama-3-8B gate_up's and down's sm_90 bf16 buckets
+// 1025…2048, and the bf16 buckets 129…256 of N = K = 4096 (the default's
+// N = K = 4096 plans reach them too), 4096x14336 and 3584x4096,
+// docs/perf/2026-12-08-h100).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
