@@ -24,23 +24,23 @@ import (
 // to the repository root. Each run's ceilings are the ones measured in that
 // run (by peer_cublas.py), never the DevicePreset's.
 const (
-	// bf16: the engine with the committed table beside cuBLAS, and the
-	// ceilings of that call (peer.csv's roofline floors). bench-H.csv and
-	// between-H.csv are that call's rows of the tuned table (S), except the
-	// default entry's M = 33…64 rows, which the committed table routes as the
-	// previous one (C) and which come from C's run in the same call (every
-	// row's route checked against the committed table's plan; that
-	// directory's README).
-	readmeBF16Bench = "docs/perf/2026-12-04-h200-c/c4/bench-H.csv"
-	readmeBF16Peer  = "docs/perf/2026-12-04-h200-c/c4/peer.csv"
-	// The previous table's run of the same bench in the same call (before
-	// the retune of M = 33…256 with the shifted-tail tiles), for the
+	// bf16: the engine with the committed table beside cuBLAS, the ceilings
+	// of that call (peer.csv's roofline floors) and its card (nvidia-smi's
+	// name, driver and clock). readmeBF16Table says which table that was.
+	readmeBF16Bench = "docs/perf/2026-12-08-h100/callB/bench-shapes-committed.csv"
+	readmeBF16Peer  = "docs/perf/2026-12-08-h100/callB/peer-bench-shapes.csv"
+	readmeBF16Card  = "docs/perf/2026-12-08-h100/callB/card.txt"
+	readmeBF16Table = "the table as call I of 2026-12-07 left it (the stream-K shift fix's buckets\n" +
+		"re-measured; five buckets spliced on 2026-12-08 after this run, Llama-3-8B o\n" +
+		"and down at M = 129…256, gate_up and down at 1025…2048 and gemma2-9b o at\n" +
+		"129…256, are not in these figures: their own bench is in the same directory)"
+	// The previous table (before call I's splice) in the same call, for the
 	// before/after sentence.
-	readmeBF16Before = "docs/perf/2026-12-04-h200-c/c4/bench-C.csv"
+	readmeBF16Before = "docs/perf/2026-12-08-h100/callB/bench-shapes-before.csv"
 	// The same two tables in the same call at Ms between powers of two
 	// (scripts/shapes-between.csv), where no bucket's choice was made.
-	readmeBF16Between       = "docs/perf/2026-12-04-h200-c/c4/between-H.csv"
-	readmeBF16BetweenBefore = "docs/perf/2026-12-04-h200-c/c4/between-C.csv"
+	readmeBF16Between       = "docs/perf/2026-12-08-h100/callB/shapes-between-committed.csv"
+	readmeBF16BetweenBefore = "docs/perf/2026-12-08-h100/callB/shapes-between-before.csv"
 	// e4m3 beside torch._scaled_mm with the same scales (every scaling, and
 	// e4m3 → f16), and that run's peer CSV (its ceilings, from the floors).
 	readmeFP8Bench = "docs/perf/2026-12-04-h200-c/c1/bench-e4m3-E.csv"
@@ -135,6 +135,20 @@ func peerCeilings(path string, dt dispatch.DType) (measured, error) {
 	return measured{readTBs: math.Round(bw*100) / 100, peakTF: math.Round(peak)}, nil
 }
 
+// readCard names the card of a run from its card.txt (nvidia-smi's
+// "name, driver_version, clocks.max.sm" line): "NAME (driver DRIVER)".
+func readCard(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("readme: the run's card: %w", err)
+	}
+	f := strings.Split(strings.TrimSpace(string(data)), ", ")
+	if len(f) < 2 || f[0] == "" || f[1] == "" {
+		return "", fmt.Errorf("readme: %s: want nvidia-smi's \"name, driver_version, …\" line, have %q", path, data)
+	}
+	return fmt.Sprintf("%s (driver %s)", f[0], f[1]), nil
+}
+
 // mRange is an inclusive range of M for geometric means.
 type mRange struct {
 	lo, hi int
@@ -218,6 +232,10 @@ func readmeBlocks(root string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	card, err := readCard(path(readmeBF16Card))
+	if err != nil {
+		return nil, err
+	}
 	fp8, err := ReadBench(path(readmeFP8Bench))
 	if err != nil {
 		return nil, err
@@ -231,7 +249,7 @@ func readmeBlocks(root string) (map[string]string, error) {
 		return nil, err
 	}
 	return map[string]string{
-		"bf16":       bf16Table(bf16, ceil),
+		"bf16":       bf16Table(bf16, ceil, card),
 		"bf16-notes": bf16Notes(bf16, before) + betweenNote(between, betweenBefore),
 		"fp8":        fp8Table(fp8, ceil8),
 		"fp8-notes":  fp8Notes(fp8, bf16, ceil8, ceil),
@@ -254,17 +272,15 @@ func us(v float64) string {
 // bf16Table is the headline table: our time and cuBLAS's ratio per weight at
 // the table's Ms, the roofline share at M = 1, bold where we are ≥ 5 %
 // faster.
-func bf16Table(rows []BenchRow, c measured) string {
+func bf16Table(rows []BenchRow, c measured, card string) string {
 	ms := []int{1, 16, 64, 256, 1024, 4096, 8192}
 	var b strings.Builder
-	fmt.Fprintf(&b, "One NVIDIA H200 (driver 580.159.04), bf16, per-call time by CUDA-graph\n"+
-		"replay over rotating weights (≥ 3× L2), median of 20 replays; cuBLAS\n"+
-		"through torch timed in the same run by the same method; the table of\n"+
-		"2026-12-04 (its sm_90 entries were re-measured on an H100 on 2026-12-07\n"+
-		"with the N-tail epilogue fix; that table has not been benched here). %% roofline = max(flops / %.0f TFLOP/s, bytes / %.2f TB/s) over\n"+
-		"our time, the ceilings measured in the run. Full data:\n"+
-		"[`%s`](%s/README.md).\n\n",
-		c.peakTF, c.readTBs, path.Dir(path.Dir(readmeBF16Bench)), path.Dir(path.Dir(readmeBF16Bench)))
+	dir := path.Dir(path.Dir(readmeBF16Bench))
+	fmt.Fprintf(&b, "One %s, bf16, per-call time by CUDA-graph replay over rotating weights\n"+
+		"(≥ 3× L2), median of 20 replays; cuBLAS through torch timed in the same run\n"+
+		"by the same method; %s. %% roofline = max(flops / %.0f TFLOP/s, bytes / %.2f TB/s)\n"+
+		"over our time, the ceilings measured in the run. Full data:\n[`%s`](%s/README.md).\n\n",
+		card, readmeBF16Table, c.peakTF, c.readTBs, dir, dir)
 	b.WriteString("| weight (N×K) | M = 1 | 16 | 64 | 256 | 1024 | 4096 | 8192 |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, wt := range append(slices.Clone(llama), struct{ name, label string }{oddName, "odd"}) {
 		var cells []string

@@ -34,25 +34,29 @@ func TestReadmeFiguresMatchTheCommittedResults(t *testing.T) {
 }
 
 // A run's ceilings come back from its peer CSV's roofline floors as the
-// peer's header printed them: the bf16 run's floors give the 721 TFLOP/s,
-// 4.45 TB/s that its first line stated (docs/perf/2026-12-04-h200-c, call
-// 4's output), and an e4m3 run's those of its log's first line.
+// peer's header printed them: the first line of the README's bf16 run's log
+// and of an e4m3 run's.
 func TestPeerCeilingsFromTheFloors(t *testing.T) {
 	root := filepath.Join("..", "..")
-	bf16, err := peerCeilings(filepath.Join(root, readmeBF16Peer), dispatch.BF16)
-	require.NoError(t, err)
-	require.Equal(t, measured{readTBs: 4.45, peakTF: 721}, bf16)
-	log, err := os.ReadFile(filepath.Join(root, "docs/perf/2026-12-01-h200-fp8/call8-peer.log"))
-	require.NoError(t, err)
-	header := regexp.MustCompile(`read ([0-9.]+) TB/s .* e4m3 dense ([0-9]+) TFLOP/s`).FindSubmatch(log)
-	require.NotNil(t, header, "the log's first line states the ceilings")
-	read, err := strconv.ParseFloat(string(header[1]), 64)
-	require.NoError(t, err)
-	peak, err := strconv.ParseFloat(string(header[2]), 64)
-	require.NoError(t, err)
-	e4m3, err := peerCeilings(filepath.Join(root, "docs/perf/2026-12-01-h200-fp8/call8-peer.csv"), dispatch.E4M3)
-	require.NoError(t, err)
-	require.Equal(t, measured{readTBs: read, peakTF: peak}, e4m3)
+	for _, c := range []struct {
+		log, csv string
+		dt       dispatch.DType
+	}{
+		{strings.TrimSuffix(readmeBF16Peer, ".csv") + ".log", readmeBF16Peer, dispatch.BF16},
+		{"docs/perf/2026-12-01-h200-fp8/call8-peer.log", "docs/perf/2026-12-01-h200-fp8/call8-peer.csv", dispatch.E4M3},
+	} {
+		log, err := os.ReadFile(filepath.Join(root, c.log))
+		require.NoError(t, err)
+		header := regexp.MustCompile(`read ([0-9.]+) TB/s .* ` + c.dt.String() + ` dense ([0-9]+) TFLOP/s`).FindSubmatch(log)
+		require.NotNil(t, header, "%s: the log's first line states the ceilings", c.log)
+		read, err := strconv.ParseFloat(string(header[1]), 64)
+		require.NoError(t, err)
+		peak, err := strconv.ParseFloat(string(header[2]), 64)
+		require.NoError(t, err)
+		got, err := peerCeilings(filepath.Join(root, c.csv), c.dt)
+		require.NoError(t, err)
+		require.Equal(t, measured{readTBs: read, peakTF: peak}, got, c.csv)
+	}
 }
 
 // A README without a block's markers, or with a block twice, is refused.
