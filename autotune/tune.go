@@ -182,7 +182,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}
 	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16, f16, e4m3 per-tensor) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
-	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table")
+	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table, and the default entry's over those weights together")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop starting (weight, bucket) units this long after the start (e.g. 400s; 0: none): the run then tunes the buckets every weight finished, the others keep the -base table's choices, the events column is left out, and the table is written")
 	fs.BoolVar(&f.baseRoutes, "base-routes", false, "of our kernels, time only the kernel and split-K -base routes each weight and bucket to and its recorded runner-up: with -vendor, adds cuBLASLt routes to a tuned table in a short run; with -vendor=false, measures the routes again after a kernel change")
 }

@@ -15,8 +15,9 @@ var modelMs = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}
 
 // invariantRoute plans p in the batch-invariant mode (Limits.BatchInvariant):
 // the class of p's weight — the exact entry's Invariant, the default
-// entry's, or the model's choice, the same for every M — and then the
-// kernel of that class for this M (classRoute).
+// entry's where it serves the weight at every M (servesEveryM; else that
+// class without a split, where that does), or the model's choice, the same
+// for every M — and then the kernel of that class for this M (classRoute).
 func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation) {
 	var ex explanation
 	classes := pl.cat.Classes(key.types, pl.dev.Arch)
@@ -38,12 +39,43 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 			}
 			cs := pl.classSplit(inv.Class, inv.SplitK, key, p.K)
 			cs.measured = inv.Source == SourceMeasured
+			if lv.level == LevelDefault && !pl.servesEveryM(p, cs) { // chosen over other weights: this one's K may not suit it
+				unserved := fmt.Sprintf("%s: reduction class %s at split-K %d, which no kernel serves at some M = 1…4096 of N=%d K=%d", lv.level, inv.Class, cs.split, p.N, p.K)
+				one := pl.classSplit(inv.Class, 1, key, p.K)
+				one.measured = cs.measured
+				if cs.split == 1 || !pl.servesEveryM(p, one) {
+					ex.notes = append(ex.notes, unserved)
+					continue
+				}
+				ex.notes = append(ex.notes, unserved+": the class without a split")
+				src += fmt.Sprintf("; here without its split-K %d, which does not serve this weight", cs.split)
+				cs = one
+			}
 			return pl.inClass(p, key, cs, lv.level, src, ex)
 		}
 	}
 	class, worst := pl.modelClass(p, classes)
 	src := fmt.Sprintf("the analytic model's choice over M = 1…4096, estimated worst slowdown ×%.2f against the normal mode, not measured", worst)
 	return pl.inClass(p, key, pl.classSplit(class, 1, key, p.K), LevelHeuristic, src, ex)
+}
+
+// servesEveryM reports whether a kernel of class split cs fits p's weight
+// at every M of modelMs, within the planner's own Limits as modelClass
+// judges. The default entry's class was chosen over other weights and may
+// not serve this one: a K that its kernels' TMA cannot read, a K per split
+// that no kernel's tile divides.
+func (pl *Planner) servesEveryM(p *Problem, cs classSplit) bool {
+	for _, m := range modelMs {
+		q := *p
+		q.M = m
+		survivors, _ := filter(pl.cat, &q, pl.dev, pl.lim, cs.measured)
+		if !slices.ContainsFunc(survivors, func(k *kernels.KernelSpec) bool {
+			return cs.admits(k, q.K) && cs.split <= max(1, ceilDiv(q.K, k.TileK)) && checkKernel(k, &q, pl.dev, pl.lim, cs.split).ok()
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // classSplit is the reduction a batch-invariant route keeps at every M: a

@@ -109,6 +109,42 @@ func TestBatchInvariantTableSplit(t *testing.T) {
 	}
 }
 
+// The default entry's class (chosen over the tuned weights together)
+// routes every M of a weight no entry names, at its split where that serves
+// the weight at every M, else the same class without a split (N = 769,
+// K = 5125: K per split 2 that no kernel's tile divides), and Explain says
+// which; the choice is the weight's, the same at every M.
+func TestBatchInvariantDefaultClass(t *testing.T) {
+	cat, err := DefaultCatalog()
+	require.NoError(t, err)
+	bf16 := Types{In: BF16, Out: BF16}
+	table := &Table{Schema: TableSchema, Entries: []Entry{
+		{Arch: SM90, Types: bf16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
+			Invariant: &Invariant{Class: "wgmma16.seq", Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-08", WorstSlowdown: 1.4, SplitK: 2}},
+	}}
+	pl := NewPlanner(cat, table, H100, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
+	for _, w := range []struct {
+		n, k, split int
+	}{{5120, 13824, 2}, {4096, 1024, 2}, {769, 5125, 1}, {768, 8, 1}} {
+		for _, m := range invariantMs {
+			p := PlaceholderProblem(m, w.n, w.k, bf16)
+			plan, err := pl.Plan(&p)
+			require.NoError(t, err, "%v M=%d", w, m)
+			what := fmt.Sprintf("%v M=%d: %s", w, m, plan.Kernel.Name)
+			assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, what)
+			assert.Equal(t, w.split, plan.SplitK, what)
+			assert.Equal(t, LevelDefault, plan.Level, what)
+			ex := plan.Explain()
+			assert.Contains(t, ex, "reduction class wgmma16.seq (measured on NVIDIA H100 80GB HBM3 (2026-12-08), worst slowdown ×1.40 against the normal mode", what)
+			if w.split == 1 {
+				assert.Contains(t, ex, "here without its split-K 2, which does not serve this weight", what)
+			} else {
+				assert.NotContains(t, ex, "without its split-K", what)
+			}
+		}
+	}
+}
+
 // A table's class routes every M of its weight (measured, with its
 // provenance in Explain); a class the catalog lacks is passed over with a
 // note for the default entry's; the normal mode ignores both.

@@ -3,6 +3,7 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -11,6 +12,22 @@ import (
 // invariantSplits are the split-K factors a class is measured at for the
 // batch-invariant mode: every M of the weight then splits K alike.
 var invariantSplits = [...]int{1, 2, 4}
+
+// classSamples are one weight's (or several weights') measured times at
+// each M sample: the normal mode's, and each class's at each split of
+// invariantSplits under ChooseClass's name for it (the class, "@S" after
+// it at a split), 0 where it did not run or failed the gate.
+type classSamples struct {
+	normal  []float64
+	byClass map[string][]float64
+	keys    map[string]classAt // a name's class and split
+}
+
+// classAt is a reduction class at a split-K.
+type classAt struct {
+	class string
+	split int
+}
 
 // ChooseInvariant chooses w's reduction class and its split-K for the
 // batch-invariant mode by measurement: at each of ms it times what pl plans
@@ -24,15 +41,28 @@ var invariantSplits = [...]int{1, 2, 4}
 // fails the gate there, is out; an error of any other kind stops the
 // choice.
 func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps int) (dispatch.Invariant, error) {
-	dev := m.Device()
-	classes := pl.Catalog().Classes(w.Types, dev.Arch)
-	normal := make([]float64, len(ms))
-	type classAt struct {
-		class string
-		split int
+	s, err := measureClasses(m, pl, w, ms, reps)
+	if err != nil {
+		return dispatch.Invariant{}, err
 	}
-	byClass := make(map[string][]float64, len(classes)*len(invariantSplits))
-	keys := map[string]classAt{} // ChooseClass's names: the class, "@S" after it at a split
+	return s.chooseFor(w, ms, m.Device())
+}
+
+// chooseFor is w's choice over its samples s at ms (choose), or the error
+// that says no class serves it.
+func (s classSamples) chooseFor(w Weight, ms []int, dev dispatch.DeviceInfo) (dispatch.Invariant, error) {
+	inv, ok := s.choose(dev)
+	if !ok {
+		return inv, fmt.Errorf("tuning: %s: no reduction class of %s ran every M of %v and passed the gate: the batch-invariant mode cannot serve this weight (keep the default entry's class)", w.Name, w.Types, ms)
+	}
+	return inv, nil
+}
+
+// measureClasses times w in the normal mode and in every class at every
+// split at each of ms (ChooseInvariant).
+func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps int) (classSamples, error) {
+	classes := pl.Catalog().Classes(w.Types, m.Device().Arch)
+	s := classSamples{normal: make([]float64, len(ms)), byClass: map[string][]float64{}, keys: map[string]classAt{}}
 	type at struct {
 		c Candidate
 		m int
@@ -57,21 +87,21 @@ func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps 
 		p := dispatch.PlaceholderProblem(mm, w.N, w.K, w.Types)
 		plan, err := pl.Plan(&p)
 		if err != nil {
-			return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d in the normal mode: %w", w.Name, mm, err)
+			return s, fmt.Errorf("tuning: %s at M=%d in the normal mode: %w", w.Name, mm, err)
 		}
-		if normal[i], err = measure(plan, mm); err != nil {
-			return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d, the normal mode's %s: %w: the normal table must pass the gate (check it with autotune check)", w.Name, mm, plan.KernelName(), err)
+		if s.normal[i], err = measure(plan, mm); err != nil {
+			return s, fmt.Errorf("tuning: %s at M=%d, the normal mode's %s: %w: the normal table must pass the gate (check it with autotune check)", w.Name, mm, plan.KernelName(), err)
 		}
 		for _, c := range classes {
-			for _, s := range invariantSplits {
+			for _, sp := range invariantSplits {
 				key := c
-				if s > 1 {
-					key = fmt.Sprintf("%s@%d", c, s)
+				if sp > 1 {
+					key = fmt.Sprintf("%s@%d", c, sp)
 				}
-				if byClass[key] == nil {
-					byClass[key], keys[key] = make([]float64, len(ms)), classAt{c, s}
+				if s.byClass[key] == nil {
+					s.byClass[key], s.keys[key] = make([]float64, len(ms)), classAt{c, sp}
 				}
-				plan, err := pl.PlanClass(&p, c, s)
+				plan, err := pl.PlanClass(&p, c, sp)
 				if err != nil { // no kernel of the class fits here at this split: out
 					continue
 				}
@@ -79,29 +109,59 @@ func ChooseInvariant(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps 
 				switch {
 				case errors.Is(err, ErrWrong): // the gate threw the kernel out: so is its class at this split
 				case err != nil:
-					return dispatch.Invariant{}, fmt.Errorf("tuning: %s at M=%d, class %s at split-K %d: %w", w.Name, mm, c, s, err)
+					return s, fmt.Errorf("tuning: %s at M=%d, class %s at split-K %d: %w", w.Name, mm, c, sp, err)
 				default:
-					byClass[key][i] = t
+					s.byClass[key][i] = t
 				}
 			}
 		}
 	}
-	key, worst := dispatch.ChooseClass(normal, byClass)
+	return s, nil
+}
+
+// pool is the samples of several weights side by side: a class and split
+// that one of them lacks is out for all (its samples there stay 0).
+func pool(ws []classSamples) classSamples {
+	out := classSamples{byClass: map[string][]float64{}, keys: map[string]classAt{}}
+	for _, w := range ws {
+		maps.Copy(out.keys, w.keys)
+	}
+	for _, w := range ws {
+		for key := range out.keys {
+			v := w.byClass[key]
+			if v == nil {
+				v = make([]float64, len(w.normal))
+			}
+			out.byClass[key] = append(out.byClass[key], v...)
+		}
+		out.normal = append(out.normal, w.normal...)
+	}
+	return out
+}
+
+// choose is the class and split of least worst slowdown over s
+// (dispatch.ChooseClass) as a measured Invariant on dev; false when none
+// ran every sample.
+func (s classSamples) choose(dev dispatch.DeviceInfo) (dispatch.Invariant, bool) {
+	key, worst := dispatch.ChooseClass(s.normal, s.byClass)
 	if key == "" {
-		return dispatch.Invariant{}, fmt.Errorf("tuning: %s: no reduction class of %s ran every M of %v and passed the gate: the batch-invariant mode cannot serve this weight (keep the default entry's class)", w.Name, w.Types, ms)
+		return dispatch.Invariant{}, false
 	}
-	inv := dispatch.Invariant{Class: keys[key].class, Source: dispatch.SourceMeasured, Device: dev.Name,
+	inv := dispatch.Invariant{Class: s.keys[key].class, Source: dispatch.SourceMeasured, Device: dev.Name,
 		Date: time.Now().UTC().Format(time.DateOnly), WorstSlowdown: round2(worst)}
-	if s := keys[key].split; s > 1 {
-		inv.SplitK = s
+	if sp := s.keys[key].split; sp > 1 {
+		inv.SplitK = sp
 	}
-	return inv, nil
+	return inv, true
 }
 
 // Invariants chooses, with m, the reduction class of every weight of cfg
 // that t holds an exact entry for (ChooseInvariant at the upper edge of
-// every span, cfg.Reps replays) and records it in that entry. t is the
-// tuned table: the normal mode the classes are judged against.
+// every span, cfg.Reps replays) and records it in that entry; then, for
+// each of their types that t has a default entry for, the class and split
+// of least worst slowdown over all those weights' samples together, which
+// the default entry records: the class of the weights no one tuned. t is
+// the tuned table: the normal mode the classes are judged against.
 func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
 	dev := m.Device()
 	pl := dispatch.NewPlanner(cfg.Catalog, t, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
@@ -109,16 +169,35 @@ func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
 	for _, s := range Spans(cfg.MaxM) {
 		ms = append(ms, s.Hi)
 	}
+	byTypes := map[dispatch.Types][]classSamples{}
+	var order []dispatch.Types
 	for _, w := range cfg.Weights {
 		e, _ := t.Find(dev.Arch, w.Types, w.N, w.K)
 		if e == nil {
 			continue
 		}
-		inv, err := ChooseInvariant(m, pl, w, ms, cfg.Reps)
+		s, err := measureClasses(m, pl, w, ms, cfg.Reps)
+		if err != nil {
+			return fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
+		}
+		inv, err := s.chooseFor(w, ms, dev)
 		if err != nil {
 			return fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
 		}
 		e.Invariant = &inv
+		if byTypes[w.Types] == nil {
+			order = append(order, w.Types)
+		}
+		byTypes[w.Types] = append(byTypes[w.Types], s)
+	}
+	for _, types := range order {
+		_, def := t.Find(dev.Arch, types, 0, 0)
+		if def == nil {
+			continue
+		}
+		if inv, ok := pool(byTypes[types]).choose(dev); ok {
+			def.Invariant = &inv
+		}
 	}
 	return nil
 }

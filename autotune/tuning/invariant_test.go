@@ -114,8 +114,9 @@ type failing struct{ idle }
 func (failing) Check(Weight, int, Candidate) error { return errDevice }
 
 // Invariants records the measured class in the exact entry of every tuned
-// weight the table holds, leaves the weights it has no exact entry for
-// (and the default entry) alone, and passes a measurer's error on.
+// weight the table holds and, chosen over those weights together, in the
+// default entry of their types; it leaves the weights it has no exact entry
+// for alone, and passes a measurer's error on.
 func TestInvariants(t *testing.T) {
 	cat, err := dispatch.DefaultCatalog()
 	require.NoError(t, err)
@@ -141,7 +142,9 @@ func TestInvariants(t *testing.T) {
 	assert.Equal(t, "wgmma16.seq", exact.Invariant.Class)
 	assert.Equal(t, dispatch.SourceMeasured, exact.Invariant.Source)
 	require.NotNil(t, def)
-	assert.Nil(t, def.Invariant, "the default entry is not chosen here")
+	require.NotNil(t, def.Invariant, "the default entry records the class chosen over the tuned weights")
+	assert.Equal(t, "wgmma16.seq", def.Invariant.Class)
+	assert.Equal(t, dispatch.SourceMeasured, def.Invariant.Source)
 	none, _ := table.Find(dispatch.H200.Arch, bf16, untuned.N, untuned.K)
 	assert.Nil(t, none, "no entry made for a weight the table lacks")
 	assert.Equal(t, was, baseExact.Invariant, "the table it was cloned from is untouched")
@@ -149,4 +152,39 @@ func TestInvariants(t *testing.T) {
 	err = Invariants(&cfg, failing{}, base.Clone())
 	require.ErrorIs(t, err, errDevice)
 	assert.Contains(t, err.Error(), "the batch-invariant class of o")
+}
+
+// Pooled, the weights' samples choose the class and split of least worst
+// slowdown over all of them — not either weight's own choice — and a class
+// one weight could not run is out for all.
+func TestPooledClassChoice(t *testing.T) {
+	keys := map[string]classAt{"x": {"x", 1}, "y@2": {"y", 2}, "z": {"z", 1}}
+	a := classSamples{normal: []float64{10, 10}, keys: keys,
+		byClass: map[string][]float64{"x": {10, 20}, "y@2": {15, 15}, "z": {10, 10}}}
+	b := classSamples{normal: []float64{10, 10}, keys: keys,
+		byClass: map[string][]float64{"x": {10, 10}, "y@2": {30, 10}, "z": {10, 0}}}
+	dev := dispatch.H200
+	for _, c := range []struct {
+		s     classSamples
+		class string
+		split int
+		worst float64
+	}{
+		{a, "z", 0, 1}, // a alone: z runs every M at the normal mode's speed
+		{b, "x", 0, 1}, // b alone: z did not run its second M
+		{pool([]classSamples{a, b}), "x", 0, 2},
+		{pool([]classSamples{b}), "x", 0, 1},
+	} {
+		inv, ok := c.s.choose(dev)
+		require.True(t, ok)
+		assert.Equal(t, [3]any{c.class, c.split, c.worst}, [3]any{inv.Class, inv.SplitK, inv.WorstSlowdown})
+	}
+	p := pool([]classSamples{a, b})
+	assert.Equal(t, []float64{10, 20, 10, 10}, p.byClass["x"])
+	assert.Equal(t, []float64{10, 10, 10, 0}, p.byClass["z"], "b's failed sample stays 0: z is out")
+	onlyA := classSamples{normal: []float64{10}, keys: map[string]classAt{"w": {"w", 1}}, byClass: map[string][]float64{"w": {10}}}
+	p = pool([]classSamples{onlyA, {normal: []float64{10}, keys: map[string]classAt{}, byClass: map[string][]float64{}}})
+	assert.Equal(t, []float64{10, 0}, p.byClass["w"], "a class the other weight never planned is out too")
+	_, ok := p.choose(dev)
+	assert.False(t, ok)
 }
