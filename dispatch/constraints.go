@@ -166,16 +166,17 @@ func archOrAny(a Arch) string {
 
 // filter returns the kernels of cat that the heuristic may pick for p on
 // dev within lim without split-K (split-K 1) — not JIT-only, and not
-// experimental unless experimental admits them (a measured class at its
-// split) — and a rejection for every kernel it leaves out.
-func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo, lim Limits, experimental bool) (survivors []*kernels.KernelSpec, rejected []rejection) {
+// experimental unless experimental admits it (a measured class at its
+// split: classSplit.experimental; nil admits none) — and a rejection for
+// every kernel it leaves out.
+func filter(cat *kernels.Catalog, p *Problem, dev DeviceInfo, lim Limits, experimental func(*kernels.KernelSpec) bool) (survivors []*kernels.KernelSpec, rejected []rejection) {
 	for _, spec := range cat.Kernels() {
 		k := cat.Kernel(spec.Name) // the catalog's own spec, which plans point at
 		rj := checkKernel(k, p, dev, lim, 1)
 		if rj.ok() && cat.JITOnly(k, dev.Arch) {
 			rj = rejection{kernel: k.Name, rule: ruleArch, detail: fmt.Sprintf("%s reaches %s only through PTX JIT, and a native image covers it", k.Image, dev.Arch)}
 		}
-		if rj.ok() && k.Experimental && !experimental {
+		if rj.ok() && k.Experimental && (experimental == nil || !experimental(k)) {
 			rj = rejection{kernel: k.Name, rule: ruleExperimental, detail: "marked experimental in the manifest"}
 		}
 		if !rj.ok() {

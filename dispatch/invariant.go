@@ -38,11 +38,13 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 				src = fmt.Sprintf("measured on %s (%s), worst slowdown ×%.2f against the normal mode", inv.Device, inv.Date, inv.WorstSlowdown)
 			}
 			cs := pl.classSplit(inv.Class, inv.SplitK, key, p.K)
-			cs.measured = inv.Source == SourceMeasured
+			if inv.Source == SourceMeasured {
+				cs.gated = inv.Kernels
+			}
 			if lv.level == LevelDefault && !pl.servesEveryM(p, cs) { // chosen over other weights: this one's K may not suit it
 				unserved := fmt.Sprintf("%s: reduction class %s at split-K %d, which no kernel serves at some M = 1…4096 of N=%d K=%d", lv.level, inv.Class, cs.split, p.N, p.K)
 				one := pl.classSplit(inv.Class, 1, key, p.K)
-				one.measured = cs.measured
+				one.gated = cs.gated
 				if cs.split == 1 || !pl.servesEveryM(p, one) {
 					ex.notes = append(ex.notes, unserved)
 					continue
@@ -68,7 +70,7 @@ func (pl *Planner) servesEveryM(p *Problem, cs classSplit) bool {
 	for _, m := range modelMs {
 		q := *p
 		q.M = m
-		survivors, _ := filter(pl.cat, &q, pl.dev, pl.lim, cs.measured)
+		survivors, _ := filter(pl.cat, &q, pl.dev, pl.lim, cs.experimental)
 		if !slices.ContainsFunc(survivors, func(k *kernels.KernelSpec) bool {
 			return cs.admits(k, q.K) && cs.split <= max(1, ceilDiv(q.K, k.TileK)) && checkKernel(k, &q, pl.dev, pl.lim, cs.split).ok()
 		}) {
@@ -79,15 +81,22 @@ func (pl *Planner) servesEveryM(p *Problem, cs classSplit) bool {
 }
 
 // classSplit is the reduction a batch-invariant route keeps at every M: a
-// class at split-K split, each split kps elements of K. measured says the
-// tuner chose it (a measured entry), or measures it (PlanClass), gating each
-// kernel it ran: then experimental kernels of the class are candidates too
-// (the ones that sum their splits themselves serve the Ms whose workspace
-// partials do not fit); for the model's choice they are not.
+// class at split-K split, each split kps elements of K. Experimental
+// kernels of the class are candidates only where a tune gates them: every
+// one while the tuner measures the class (tuning: PlanClass), and for a
+// measured entry the ones its tune ran (gated: Invariant.Kernels; among
+// them the ones that sum their splits themselves, which serve the Ms whose
+// workspace partials do not fit); for the model's choice none.
 type classSplit struct {
 	class      string
 	split, kps int
-	measured   bool
+	tuning     bool
+	gated      []string
+}
+
+// experimental reports whether cs admits experimental kernel k.
+func (cs *classSplit) experimental(k *kernels.KernelSpec) bool {
+	return cs.tuning || slices.Contains(cs.gated, k.Name)
 }
 
 // classSplit is class at split-K split (≤ 1: none) for K elements, its K
@@ -143,7 +152,7 @@ func (pl *Planner) modelClass(p *Problem, classes []string) (string, float64) {
 		for c := range byClass {
 			byClass[c][i] = math.Inf(1)
 		}
-		survivors, _ := filter(pl.cat, &q, pl.dev, lim, false)
+		survivors, _ := filter(pl.cat, &q, pl.dev, lim, nil)
 		for _, k := range survivors {
 			for _, s := range splitChoices {
 				if s > max(1, ceilDiv(q.K, k.TileK)) || !checkKernel(k, &q, pl.dev, lim, s).ok() {
@@ -223,7 +232,7 @@ func (pl *Planner) PlanClass(p *Problem, class string, split int) (Plan, error) 
 		return noop(p), nil
 	}
 	cs := pl.classSplit(class, split, key, p.K)
-	cs.measured = true // the tuner measures a class so, gating what runs
+	cs.tuning = true // the tuner measures a class so, gating what runs
 	r, _ := pl.inClass(p, key, cs, LevelForced, "forced (Planner.PlanClass)", explanation{})
 	if r.kernel == nil {
 		return Plan{}, pl.noKernelError(p, lim)

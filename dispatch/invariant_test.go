@@ -54,24 +54,32 @@ func TestBatchInvariantOneClassPerWeight(t *testing.T) {
 // kernel whose TileK rounds K per split otherwise is passed over), and
 // Explain says the split. Where the workspace split-K's M·N·S partials do
 // not fit, a measured entry's route is a kernel that sums its parts itself
-// (experimental: the tuner gated it when it measured the class); the
-// model's choice at the same split admits no experimental kernel, so there
-// planning fails rather than change the split.
+// (experimental: the tuner gated it when it measured the class, and the
+// entry lists it); a measured entry that does not list it, and the model's
+// choice at the same split, admit no such kernel, so there planning fails
+// rather than change the split.
 func TestBatchInvariantTableSplit(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
 	bf16 := Types{In: BF16, Out: BF16}
 	for _, w := range [][3]int{{4096, 4096, 2}, {4096, 14336, 3}} {
-		for _, source := range []string{SourceMeasured, SourceModel} {
+		for _, c := range []struct {
+			source string
+			gated  bool // the entry lists the split-fixed kernels its tune ran
+		}{{SourceMeasured, true}, {SourceMeasured, false}, {SourceModel, false}} {
+			source := c.source
 			inv := &Invariant{Class: "wgmma16.seq", Source: source, Device: "NVIDIA H200", Date: "2026-12-07", SplitK: w[2]}
 			if source == SourceMeasured {
 				inv.WorstSlowdown = 1.1
+			}
+			if c.gated {
+				inv.Kernels = splitFixedKernels(cat, bf16)
 			}
 			table := &Table{Schema: TableSchema, Entries: []Entry{
 				{Arch: SM90, Types: bf16, Layout: "tn", N: w[0], K: w[1], Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}}, Invariant: inv},
 			}}
 			pl := NewPlanner(cat, table, H200, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
-			what := fmt.Sprintf("%v %s", w, source)
+			what := fmt.Sprintf("%v %s gated %t", w, source, c.gated)
 			kps, fixed, refused := 0, 0, 0
 			for _, m := range invariantMs {
 				p := PlaceholderProblem(m, w[0], w[1], bf16)
@@ -79,7 +87,7 @@ func TestBatchInvariantTableSplit(t *testing.T) {
 				plan, err := pl.Plan(&p)
 				if err != nil {
 					require.ErrorIs(t, err, ErrNoKernel, "%s M=%d", what, m)
-					require.Equal(t, SourceModel, source, "%s M=%d: a measured class refused", what, m)
+					require.False(t, c.gated, "%s M=%d: a class whose tune gated its split-fixed kernels refused", what, m)
 					require.False(t, partialsFit, "%s M=%d: refused where the partials fit", what, m)
 					refused++
 					continue
@@ -87,7 +95,7 @@ func TestBatchInvariantTableSplit(t *testing.T) {
 				assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, "%s M=%d", what, m)
 				assert.Equal(t, w[2], plan.SplitK, "%s M=%d", what, m)
 				if plan.Kernel.SplitFixed() {
-					assert.Equal(t, SourceMeasured, source, "%s M=%d: the model's choice routed an experimental kernel", what, m)
+					assert.True(t, c.gated, "%s M=%d: an experimental kernel no tune gated was routed", what, m)
 					fixed++
 				}
 				if kps == 0 {
@@ -99,7 +107,7 @@ func TestBatchInvariantTableSplit(t *testing.T) {
 					assert.Contains(t, plan.Explain(), "reduction class wgmma16.seq (measured on NVIDIA H200 (2026-12-07), worst slowdown ×1.10 against the normal mode); split-K "+fmt.Sprint(w[2])+" at every M")
 				}
 			}
-			if source == SourceMeasured {
+			if c.gated {
 				assert.Zero(t, refused, what)
 				assert.Positive(t, fixed, "%s: M = 4096's partials cannot fit 32 MiB", what)
 			} else {
@@ -111,30 +119,37 @@ func TestBatchInvariantTableSplit(t *testing.T) {
 
 // The default entry's class (chosen over the tuned weights together)
 // routes every M of a weight no entry names, at its split where that serves
-// the weight at every M, else the same class without a split (N = 769,
-// K = 5125: K per split 2 that no kernel's tile divides), and Explain says
-// which; the choice is the weight's, the same at every M.
+// the weight at every M, else the same class without a split (N = 768,
+// K = 8: one k-tile, no split), else the model's choice (N = 769, K =
+// 5125: only the repack kernels read such a K, and the tune gated none),
+// and Explain says which; the choice is the weight's, the same at every M.
 func TestBatchInvariantDefaultClass(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
 	bf16 := Types{In: BF16, Out: BF16}
 	table := &Table{Schema: TableSchema, Entries: []Entry{
 		{Arch: SM90, Types: bf16, Layout: "tn", Buckets: []Bucket{{MinM: 1, Kernel: "x", SplitK: 1}},
-			Invariant: &Invariant{Class: "wgmma16.seq", Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-08", WorstSlowdown: 1.4, SplitK: 2}},
+			Invariant: &Invariant{Class: "wgmma16.seq", Source: SourceMeasured, Device: "NVIDIA H100 80GB HBM3", Date: "2026-12-08", WorstSlowdown: 1.4, SplitK: 2,
+				Kernels: splitFixedKernels(cat, bf16)}},
 	}}
 	pl := NewPlanner(cat, table, H100, Limits{BatchInvariant: true, WorkspaceBytes: DefaultWorkspaceBytes})
 	for _, w := range []struct {
-		n, k, split int
-	}{{5120, 13824, 2}, {4096, 1024, 2}, {769, 5125, 1}, {768, 8, 1}} {
+		n, k, split int // split 0: the model's choice
+	}{{5120, 13824, 2}, {4096, 1024, 2}, {768, 8, 1}, {769, 5125, 0}} {
 		for _, m := range invariantMs {
 			p := PlaceholderProblem(m, w.n, w.k, bf16)
 			plan, err := pl.Plan(&p)
 			require.NoError(t, err, "%v M=%d", w, m)
 			what := fmt.Sprintf("%v M=%d: %s", w, m, plan.Kernel.Name)
+			ex := plan.Explain()
+			if w.split == 0 {
+				assert.Equal(t, LevelHeuristic, plan.Level, what)
+				assert.Contains(t, ex, "default entry: reduction class wgmma16.seq at split-K 2, which no kernel serves", what)
+				continue
+			}
 			assert.Equal(t, "wgmma16.seq", plan.Kernel.ReductionClass, what)
 			assert.Equal(t, w.split, plan.SplitK, what)
 			assert.Equal(t, LevelDefault, plan.Level, what)
-			ex := plan.Explain()
 			assert.Contains(t, ex, "reduction class wgmma16.seq (measured on NVIDIA H100 80GB HBM3 (2026-12-08), worst slowdown ×1.40 against the normal mode", what)
 			if w.split == 1 {
 				assert.Contains(t, ex, "here without its split-K 2, which does not serve this weight", what)
@@ -270,17 +285,19 @@ func TestLoadTableInvariant(t *testing.T) {
 	table := &Table{Schema: TableSchema, Provenance: Provenance{Source: "measured"}, Entries: []Entry{
 		{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 4096,
 			Buckets:   []Bucket{{MinM: 1, Kernel: k.Name, Digest: k.Digest, SplitK: 1}},
-			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25, SplitK: 2}},
+			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25, SplitK: 2,
+				Kernels: []string{"gemmroute_sm90_ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16"}}},
 	}}
 	data, err := table.Marshal()
 	require.NoError(t, err)
 	back, err := LoadTable("t.yaml", data, cat)
 	require.NoError(t, err)
-	assert.Equal(t, table.Entries[0].Invariant, back.Entries[0].Invariant)
+	assert.Equal(t, table.Entries[0].Invariant, back.Entries[0].Invariant, "the gated kernels come back too")
 	for _, c := range []struct{ edit func(*Invariant) }{
 		{func(inv *Invariant) { inv.Class = "FMA" }},
 		{func(inv *Invariant) { inv.Source = "guess" }},
 		{func(inv *Invariant) { inv.Source = SourceModel }},
+		{func(inv *Invariant) { inv.Source, inv.WorstSlowdown = SourceModel, 0 }}, // kernels: only a tune gates
 		{func(inv *Invariant) { inv.SplitK = kernels.MaxSplitK + 1 }},
 		{func(inv *Invariant) { inv.SplitK = -1 }},
 	} {
@@ -292,4 +309,16 @@ func TestLoadTableInvariant(t *testing.T) {
 		require.ErrorIs(t, err, ErrTable)
 		assert.Contains(t, err.Error(), "invariant:")
 	}
+}
+
+// splitFixedKernels are the catalog's kernels of types that sum their
+// split-K parts themselves (experimental: a tune lists the ones it gated).
+func splitFixedKernels(cat *kernels.Catalog, types Types) []string {
+	var out []string
+	for _, k := range cat.Kernels() {
+		if k.SplitFixed() && k.In == types.In && k.Out == types.Out {
+			out = append(out, k.Name)
+		}
+	}
+	return out
 }

@@ -423,7 +423,7 @@ func (pl *Planner) route(p *Problem, key routeKey) (*route, explanation) {
 		}
 		r.kernel, r.splitK, r.level, r.bucket, r.runnerUp = k, max(b.SplitK, 1), lv.level, b.String(), b.RunnerUp
 		r.source = bucketSource(lv.e, b, pl.table.Provenance)
-		survivors, rejected := filter(pl.cat, p, pl.dev, key.lim, false)
+		survivors, rejected := filter(pl.cat, p, pl.dev, key.lim, nil)
 		ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 		return r, ex
 	}
@@ -438,7 +438,11 @@ var splitChoices = [...]int{1, 2, 3, 4, 6, 8, 12, 16}
 // the least estimated time at the top of p's power-of-two M class; with a
 // class split (batch-invariant), over the survivors it admits at its split only.
 func (pl *Planner) heuristic(p *Problem, key routeKey, cs *classSplit, r *route, ex *explanation) {
-	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim, cs != nil && cs.measured) // a measured class at its split: its experimental kernels too
+	var experimental func(*kernels.KernelSpec) bool
+	if cs != nil {
+		experimental = cs.experimental // a measured class at its split: the experimental kernels its tune gated
+	}
+	survivors, rejected := filter(pl.cat, p, pl.dev, key.lim, experimental)
 	ex.rejected, ex.kernels = rejected, len(survivors)+len(rejected)
 	rep := *p
 	var lo int

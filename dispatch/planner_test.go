@@ -117,7 +117,7 @@ func checkPlan(t testing.TB, pl *Planner, p *Problem, out Plan, err error) {
 	if err != nil {
 		require.True(t, errors.Is(err, ErrNoKernel) || errors.Is(err, ErrInvalidArgument), "untyped error %v", err)
 		if errors.Is(err, ErrNoKernel) {
-			survivors, _ := filter(pl.cat, p, pl.dev, pl.lim, false)
+			survivors, _ := filter(pl.cat, p, pl.dev, pl.lim, nil)
 			require.Empty(t, survivors, "ErrNoKernel although kernels fit %+v on %s", *p, pl.dev.Arch)
 		}
 		return

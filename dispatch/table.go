@@ -82,6 +82,11 @@ type Invariant struct {
 	// kernel that sums its parts itself (kernels.KernelSpec.SplitFixed) at
 	// any M — so that the K order stays one for every M.
 	SplitK int `yaml:"split_k,omitempty"`
+	// Kernels are, when measured, the experimental kernels the tuner ran
+	// in the class at its split and gated (kernels.KernelSpec.Experimental):
+	// the only experimental kernels the mode routes for the entry, so that
+	// one added to the class since is not routed before a tune admits it.
+	Kernels []string `yaml:"kernels,omitempty,flow"`
 }
 
 // Entry sources.
@@ -357,6 +362,7 @@ func (t *Table) Clone() *Table {
 func (e Entry) clone() Entry {
 	if e.Invariant != nil {
 		inv := *e.Invariant
+		inv.Kernels = slices.Clone(inv.Kernels)
 		e.Invariant = &inv
 	}
 	e.Buckets = slices.Clone(e.Buckets)

@@ -576,6 +576,8 @@ func (l *loader) checkInvariant(e *Entry, m *yaml.Node) {
 		l.errorf(at(v, "class"), "invariant: class %q: %s (autotune tune writes it)", inv.Class, kernels.ClassRule)
 	case inv.Source != SourceMeasured && inv.Source != SourceModel:
 		l.errorf(at(v, "source"), "invariant: source %q: use measured or model", inv.Source)
+	case inv.Source == SourceModel && len(inv.Kernels) > 0:
+		l.errorf(at(v, "kernels"), "invariant: source: model, but kernels is set: only a tune gates the experimental kernels it ran (say source: measured, or drop it)")
 	case inv.Source == SourceModel && inv.WorstSlowdown != 0:
 		l.errorf(at(v, "worst_slowdown"), "invariant: source: model, but worst_slowdown is set: a model choice holds no measurements (say source: measured, or drop it)")
 	case inv.WorstSlowdown < 0:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/gemmroute/gemmroute/dispatch"
@@ -16,11 +17,13 @@ var invariantSplits = [...]int{1, 2, 4}
 // classSamples are one weight's (or several weights') measured times at
 // each M sample: the normal mode's, and each class's at each split of
 // invariantSplits under ChooseClass's name for it (the class, "@S" after
-// it at a split), 0 where it did not run or failed the gate.
+// it at a split), 0 where it did not run or failed the gate; and under the
+// same name the experimental kernels that ran and passed the gate.
 type classSamples struct {
 	normal  []float64
 	byClass map[string][]float64
 	keys    map[string]classAt // a name's class and split
+	gated   map[string][]string
 }
 
 // classAt is a reduction class at a split-K.
@@ -62,7 +65,7 @@ func (s classSamples) chooseFor(w Weight, ms []int, dev dispatch.DeviceInfo) (di
 // split at each of ms (ChooseInvariant).
 func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps int) (classSamples, error) {
 	classes := pl.Catalog().Classes(w.Types, m.Device().Arch)
-	s := classSamples{normal: make([]float64, len(ms)), byClass: map[string][]float64{}, keys: map[string]classAt{}}
+	s := classSamples{normal: make([]float64, len(ms)), byClass: map[string][]float64{}, keys: map[string]classAt{}, gated: map[string][]string{}}
 	type at struct {
 		c Candidate
 		m int
@@ -112,6 +115,9 @@ func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps i
 					return s, fmt.Errorf("tuning: %s at M=%d, class %s at split-K %d: %w", w.Name, mm, c, sp, err)
 				default:
 					s.byClass[key][i] = t
+					if plan.Kernel.Experimental && !slices.Contains(s.gated[key], plan.Kernel.Name) {
+						s.gated[key] = append(s.gated[key], plan.Kernel.Name)
+					}
 				}
 			}
 		}
@@ -122,9 +128,16 @@ func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps i
 // pool is the samples of several weights side by side: a class and split
 // that one of them lacks is out for all (its samples there stay 0).
 func pool(ws []classSamples) classSamples {
-	out := classSamples{byClass: map[string][]float64{}, keys: map[string]classAt{}}
+	out := classSamples{byClass: map[string][]float64{}, keys: map[string]classAt{}, gated: map[string][]string{}}
 	for _, w := range ws {
 		maps.Copy(out.keys, w.keys)
+		for key, names := range w.gated {
+			for _, n := range names {
+				if !slices.Contains(out.gated[key], n) {
+					out.gated[key] = append(out.gated[key], n)
+				}
+			}
+		}
 	}
 	for _, w := range ws {
 		for key := range out.keys {
@@ -140,15 +153,15 @@ func pool(ws []classSamples) classSamples {
 }
 
 // choose is the class and split of least worst slowdown over s
-// (dispatch.ChooseClass) as a measured Invariant on dev; false when none
-// ran every sample.
+// (dispatch.ChooseClass) as a measured Invariant on dev, with the
+// experimental kernels it ran (gated); false when none ran every sample.
 func (s classSamples) choose(dev dispatch.DeviceInfo) (dispatch.Invariant, bool) {
 	key, worst := dispatch.ChooseClass(s.normal, s.byClass)
 	if key == "" {
 		return dispatch.Invariant{}, false
 	}
 	inv := dispatch.Invariant{Class: s.keys[key].class, Source: dispatch.SourceMeasured, Device: dev.Name,
-		Date: time.Now().UTC().Format(time.DateOnly), WorstSlowdown: round2(worst)}
+		Date: time.Now().UTC().Format(time.DateOnly), WorstSlowdown: round2(worst), Kernels: slices.Sorted(slices.Values(s.gated[key]))}
 	if sp := s.keys[key].split; sp > 1 {
 		inv.SplitK = sp
 	}

@@ -101,6 +101,10 @@ func TestChooseInvariant(t *testing.T) {
 	plan, err := pl.PlanClass(&big, "wgmma16.seq", 2)
 	require.NoError(t, err)
 	assert.True(t, plan.Kernel.SplitFixed(), plan.Kernel.Name)
+	assert.Contains(t, inv.Kernels, plan.Kernel.Name, "the experimental kernel that ran and passed the gate is recorded")
+	for _, n := range inv.Kernels {
+		assert.True(t, cat.Kernel(n).Experimental, "%s: only experimental kernels are listed", n)
+	}
 
 	_, err = ChooseInvariant(failing{}, pl, w, ms, 20)
 	require.ErrorIs(t, err, errDevice)
