@@ -66,11 +66,11 @@ func ExamplePlan_Explain() {
 	// split-K: 1 (K per split 4096), workspace 0 B
 	// launch 1 of 1: gemmroute_sm90_decode_mma_bf16_bf16_f32_tn_16x16x64_w4_u2_a16 grid [384 1 1] block [128 1 1] smem 0 B
 	// runner-up: gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_16x64x64_w8_s16_a16 split-K 1
-	// rejected 413 of 468 kernels:
+	// rejected 419 of 474 kernels:
 	//   27 kernels: built for another arch, e.g. gemmroute_sm80_decode_fma_bf16_bf16_f32_tn_1x2x256_w8_u4_a16: sm80.fatbin reaches sm_90 only through PTX JIT, and a native image covers it
-	//   280 kernels: for another dtype pair
+	//   283 kernels: for another dtype pair
 	//   6 kernels: copy operands that TMA reads as they are (their kernels without the copy run them), e.g. gemmroute_sm90_ws_wgmma_rp_bf16_bf16_f32_tn_128x128x64_w12_s6_a2: A and B are 16-byte aligned with 16-byte pitches and K = 4096 a multiple of 8
-	//   100 kernels: are experimental: only a measured table entry routes to them, e.g. gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_64x128x128_w12_s4_a16: marked experimental in the manifest
+	//   103 kernels: are experimental: only a measured table entry routes to them, e.g. gemmroute_sm90_ws_wgmma_swap_bf16_bf16_f32_tn_64x128x128_w12_s4_a16: marked experimental in the manifest
 }
 
 // A Problem that breaks a rule is refused before anything is planned or

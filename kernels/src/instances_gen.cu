@@ -232,6 +232,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_bf16_bf16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 32, 128, 8, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_bf16_bf16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 64, 128, 8, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_bf16_bf16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__nv_bfloat16, __nv_bfloat16, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
@@ -659,6 +668,15 @@ extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_s
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_f16_f16_f32_tn_32x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 32, 128, 8, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
+#endif
+#if defined(GR_HOPPER)
+extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sq_ts_f16_f16_f32_tn_64x128x64_w12_s8_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 64, 128, 8, 1, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_schedule, gr::ws_epi_tma>(p); }
 #endif
 #if defined(GR_HOPPER)
 extern "C" __global__ void __launch_bounds__(384, 1) GR_NAME(GR_ARCH, ws_wgmma_swap_sk_ts_f16_f16_f32_tn_16x128x64_w12_s12_a16)(const __grid_constant__ gr_gemm_params p) { gr::ws_wgmma<__half, __half, 16, 128, 12, 4, 1, 1, gr::ws_swap_ab, gr::ws_cooperative, gr::ws_scales_after, gr::ws_stream_k, gr::ws_epi_tma>(p); }

@@ -406,6 +406,7 @@ func TestReductionClasses(t *testing.T) {
 		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 16, bn: 64, stages: 16, kb: 1}, "wgmma16.nacc4"},
 		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 64, bn: 128, stages: 4, kb: 2}, "wgmma16.nacc4"},
 		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 128, bn: 128, stages: 6, kb: 1}, "wgmma16.nacc2"},
+		{wsWGMMAArgs{f: &wsWGMMASwapSqTS, bm: 16, bn: 128, stages: 12, kb: 1}, "wgmma16.seq"}, // one chain: ws_wgmma_ts's K order
 		{wsWGMMAArgs{f: &wsWGMMASwap, bm: 32, bn: 128, stages: 8, kb: 1, fp8: true}, "wgmma32.p128.nacc4"},
 		{wsWGMMAArgs{f: &wsWGMMASK, bm: 128, bn: 128, stages: 6, kb: 1}, ""},
 	} {
@@ -426,7 +427,7 @@ func TestWSFamilyNames(t *testing.T) {
 		a := wsWGMMAArgs{f: f}
 		words := strings.Split(strings.TrimPrefix(f.name, "ws_wgmma"), "_")[1:]
 		variant := map[string]bool{"swap": a.swap(), "pp": a.pp(), "b128": a.b128(), "mc2": a.mc2(), "mc2n": a.mc2n(),
-			"sk": a.sk(), "tp": a.tp(), "ks": a.ks(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
+			"sk": a.sk(), "tp": a.tp(), "ks": a.ks(), "rp": a.rp(), "ts": a.ts(), "il": a.il(), "sh": a.sh(), "wf": a.wf(), "sq": a.sq(), "rn": a.rn(), "lp": a.lp(), "ex": a.ex()}
 		for w, on := range variant {
 			assert.Equal(t, on, slices.Contains(words, w), "%s: %s", f.name, w)
 		}

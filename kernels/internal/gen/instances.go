@@ -197,6 +197,12 @@ func instanceList() []instance {
 		for _, c := range [][4]int{{16, 128, 12, 1}, {32, 128, 8, 1}, {32, 128, 5, 2}, {64, 128, 8, 1}} {
 			experimental(wsWGMMAArgs{f: &wsWGMMASwapTS, bm: c[0], bn: c[1], stages: c[2], kb: c[3]})
 		}
+		// and their twins of one accumulator chain (ws_wgmma_swap_sq_ts, the
+		// class wgmma16.seq: the batch-invariant mode's small-M tiles;
+		// experimental, not yet run)
+		for _, c := range [][3]int{{16, 128, 12}, {32, 128, 8}, {64, 128, 8}} {
+			experimental(wsWGMMAArgs{f: &wsWGMMASwapSqTS, bm: c[0], bn: c[1], stages: c[2], kb: 1})
+		}
 		// and their stream-K twins (ws_wgmma_swap_sk_ts: K split in the
 		// kernel, fixed-order sums, the finished tile stored by TMA), for the
 		// mid-M buckets that split K (experimental; correct through the engine on an H100,

@@ -226,6 +226,21 @@ var wsWGMMASwapWFTS = func() family {
 // waveFitted are the token widths of ws_wgmma_swap_wf_ts.
 var waveFitted = []int{104, 136, 152, 176, 208}
 
+// wsWGMMASwapSqTS: ws_wgmma_swap_ts with its wgmma steps in one
+// accumulator chain (NACC = 1) rather than the four or two that hide
+// wgmma's latency at n16…n128: the K order of ws_wgmma_ts, so the reduction
+// class wgmma16.seq (issue 21). Why: the batch-invariant mode runs one class
+// at every M, and wgmma16.seq had no tile with the tokens on wgmma's N, so
+// at M ≤ 16 it ran 64-row token tiles (Llama-3-8B o at M = 1: mc2n 64x64 at
+// split-K 2, 21.7 µs against the normal mode's 13.4; docs/perf/2026-12-08-h100,
+// call V, H100). Experimental, not yet run: TestReductionClassesAgree must
+// find it agreeing with its class before a tune may choose it for the mode.
+var wsWGMMASwapSqTS = func() family {
+	f := wsSwapTMAStore(wsSwapFamily("ws_wgmma_swap_sq_ts", wsSwapModel, nil))
+	f.ws.seqAcc = true
+	return f
+}()
+
 // wsWGMMASwapSKTS: ws_wgmma_swap_sk (stream-K: a tile's K split among
 // blocks, summed in the kernel in a fixed order) with the TMA store of the
 // finished tile: the mid-M routes that split K today (o at M = 64…128,
@@ -432,12 +447,14 @@ func wsSwapFamily(name string, m model, scalings []kernels.Scaling) family {
 // wsSpec is what a family over ws_wgmma.cuh fixes of the template: its
 // policies, ROLE, CONS, SCALES, SCHED, EPI and REL in the template's order
 // (wsRole…wsRel); waveFitted marks the swap tiles whose token side is one
-// of waveFitted (a family of its own for the model). The rest of the
+// of waveFitted (a family of its own for the model); seqAcc keeps a swap
+// tile's wgmma steps in one accumulator chain (NACC = 1). The rest of the
 // variant is in the descriptor's launch fields (clusters, stream-K,
 // repack): wsWGMMAArgs's methods read it from there.
 type wsSpec struct {
 	policies   [wsPolicies]string
 	waveFitted bool
+	seqAcc     bool
 }
 
 // The policies' places in wsSpec.policies and in ws_wgmma's template
@@ -471,7 +488,7 @@ func wsSmemBytes(t tile, elem int) int { return t.depth*(t.bm+t.bn)*t.bk*elem + 
 // the policies: wsSpec and the descriptor's launch fields).
 // The generator fixes NACC by the wgmma N (independent accumulator chains
 // where they fit: 4 up to n96, 2 at n128, else 1; one for the wave-fitted
-// widths); KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
+// widths and the sequential swap tiles); KB boxes of 128 bytes make the k-tile 64·KB (16-bit) or 128·KB
 // (e4m3) elements.
 type wsWGMMAArgs struct {
 	f                  *family
@@ -491,10 +508,12 @@ func (a wsWGMMAArgs) family() *family { return a.f }
 // wave-fitted token side (wf), stages given back once a k-tile's wgmma
 // retire (rn), e4m3 promotion of k-tile kt − 1 while kt's wgmma run (lp),
 // consumers that exit once their last TMA stores have read the staging
-// buffer rather than completed (ex).
+// buffer rather than completed (ex), one accumulator chain on a swap tile
+// (sq).
 func (a wsWGMMAArgs) swap() bool { return a.f.ws.policies[wsRole] == "gr::ws_swap_ab" }
 func (a wsWGMMAArgs) pp() bool   { return a.f.ws.policies[wsCons] == "gr::ws_pingpong" }
 func (a wsWGMMAArgs) wf() bool   { return a.f.ws.waveFitted }
+func (a wsWGMMAArgs) sq() bool   { return a.f.ws.seqAcc }
 func (a wsWGMMAArgs) b128() bool { return a.f.ws.policies[wsScales] == "gr::ws_scales_block128" }
 func (a wsWGMMAArgs) mc2() bool  { return a.f.cluster == 2 && !a.f.clusterAlongN }
 func (a wsWGMMAArgs) mc2n() bool { return a.f.cluster == 2 && a.f.clusterAlongN }
@@ -543,7 +562,7 @@ func (a wsWGMMAArgs) tile() tile {
 }
 func (a wsWGMMAArgs) nacc() int {
 	switch {
-	case !a.swap() || a.wf() || a.cols() > 128:
+	case !a.swap() || a.wf() || a.sq() || a.cols() > 128:
 		return 1
 	case a.cols() == 128:
 		return 2
@@ -610,6 +629,8 @@ func (a wsWGMMAArgs) check() error {
 		return errors.New("shifted last token tile: 16-bit, TMA-stored D, no ping-pong, clusters, repack, interleaved split-K or swap stream-K")
 	case a.wf() != (a.swap() && slices.Contains(waveFitted, a.bm)) || a.wf() && (!a.ts() || a.fp8 || a.sk() || a.mc2() || a.sh() || a.rp() || a.b128()):
 		return fmt.Errorf("wave-fitted: swap tiles of %v tokens, all of them, 16-bit, TMA-stored, no stream-K, clusters, shift, repack or block scales", waveFitted)
+	case a.sq() && (!a.swap() || !a.ts() || a.fp8 || a.sk() || a.mc2() || a.sh() || a.wf() || a.rp() || a.b128()):
+		return errors.New("one accumulator chain: the 16-bit TMA-stored swap tiles, no stream-K, clusters, shift, wave-fitting, repack or block scales")
 	case a.rn() && (!a.ts() || a.fp8 || a.swap() || a.pp() || a.sh() || a.il() || a.rp() || a.b128()):
 		return errors.New("release-now: the 16-bit TMA-stored tiles, alone, in clusters or under stream-K (e4m3 gives each stage back at once already)")
 	case a.lp() && (!a.fp8 || !a.ts() || a.b128() || a.sk() || a.mc2() || a.sh() || a.rn() || a.cols()*a.nacc() > 128):
