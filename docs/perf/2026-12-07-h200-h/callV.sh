@@ -10,7 +10,7 @@
 # writes $OUT/buckets-v.yaml, tune-v.md, v.tgz
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
-python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"
+[ -f .gpu-bin/r.txz ] && python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"  # (call S extracts its own pack)
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv
 mkdir -p /tmp/v; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt
