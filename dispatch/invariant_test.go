@@ -284,7 +284,7 @@ func TestLoadTableInvariant(t *testing.T) {
 	require.NotNil(t, k)
 	table := &Table{Schema: TableSchema, Provenance: Provenance{Source: "measured"}, Entries: []Entry{
 		{Arch: SM90, Types: Types{In: BF16, Out: BF16}, Layout: "tn", N: 4096, K: 4096,
-			Buckets:   []Bucket{{MinM: 1, Kernel: k.Name, Digest: k.Digest, SplitK: 1}},
+			Buckets: []Bucket{{MinM: 1, Kernel: k.Name, Digest: k.Digest, SplitK: 1}},
 			Invariant: &Invariant{Class: "fma.v8.w8", Source: SourceMeasured, Device: "NVIDIA H200", Date: "2026-12-02", WorstSlowdown: 1.25, SplitK: 2,
 				Kernels: []string{"gemmroute_sm90_ws_wgmma_ks_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16"}}},
 	}}
