@@ -14,6 +14,14 @@ import (
 // batch-invariant mode: every M of the weight then splits K alike.
 var invariantSplits = [...]int{1, 2, 4}
 
+// invariantCap is the slowdown against the normal mode past which a class
+// at a split is out for the weight at once, its larger Ms not timed: it
+// could be chosen only where every class is slower still (the chosen
+// classes' worst on Llama-3-8B was 1.18–1.67, H100, 2026-12-08). The Ms
+// rise, so the decode classes leave at small M, before their seconds-long
+// timings at M = 4096.
+const invariantCap = 4.0
+
 // classSamples are one weight's (or several weights') measured times at
 // each M sample: the normal mode's, and each class's at each split of
 // invariantSplits under ChooseClass's name for it (the class, "@S" after
@@ -62,7 +70,8 @@ func (s classSamples) chooseFor(w Weight, ms []int, dev dispatch.DeviceInfo) (di
 }
 
 // measureClasses times w in the normal mode and in every class at every
-// split at each of ms (ChooseInvariant).
+// split at each of ms (ChooseInvariant), in order, a class at a split no
+// more once it is out (invariantCap).
 func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps int) (classSamples, error) {
 	classes := pl.Catalog().Classes(w.Types, m.Device().Arch)
 	s := classSamples{normal: make([]float64, len(ms)), byClass: map[string][]float64{}, keys: map[string]classAt{}, gated: map[string][]string{}}
@@ -71,6 +80,7 @@ func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps i
 		m int
 	}
 	timed := map[at]float64{} // so that a kernel both modes plan is timed once
+	out := map[string]bool{}  // the classes at a split that are out: not planned or timed again
 	measure := func(plan dispatch.Plan, mm int) (float64, error) {
 		c := CandidateOf(plan)
 		if t, ok := timed[at{c, mm}]; ok {
@@ -104,15 +114,23 @@ func measureClasses(m Measurer, pl *dispatch.Planner, w Weight, ms []int, reps i
 				if s.byClass[key] == nil {
 					s.byClass[key], s.keys[key] = make([]float64, len(ms)), classAt{c, sp}
 				}
+				if out[key] {
+					continue
+				}
 				plan, err := pl.PlanClass(&p, c, sp)
 				if err != nil { // no kernel of the class fits here at this split: out
+					out[key] = true
 					continue
 				}
 				t, err := measure(plan, mm)
 				switch {
 				case errors.Is(err, ErrWrong): // the gate threw the kernel out: so is its class at this split
+					out[key] = true
 				case err != nil:
 					return s, fmt.Errorf("tuning: %s at M=%d, class %s at split-K %d: %w", w.Name, mm, c, sp, err)
+				case t > invariantCap*s.normal[i]:
+					out[key] = true
+					clear(s.byClass[key]) // every sample 0: out
 				default:
 					s.byClass[key][i] = t
 					if plan.Kernel.Experimental && !slices.Contains(s.gated[key], plan.Kernel.Name) {

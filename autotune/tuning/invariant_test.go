@@ -192,3 +192,55 @@ func TestPooledClassChoice(t *testing.T) {
 	_, ok := p.choose(dev)
 	assert.False(t, ok)
 }
+
+// capTimes is a Measurer whose time for a kernel is its class's: 10 for
+// wgmma16.seq, 20 for the rest, but the fma.v8.w8 class takes 5 below M =
+// 16 and 1000 from there on; it counts that class's timings by M.
+type capTimes struct {
+	idle
+	cat   *kernels.Catalog
+	fmaAt map[int]int
+}
+
+func (c *capTimes) Check(Weight, int, Candidate) error { return nil }
+
+func (c *capTimes) Time(_ Weight, m int, cand Candidate, _ int) (Timing, error) {
+	switch c.cat.Kernel(cand.Kernel).ReductionClass {
+	case "wgmma16.seq":
+		return Timing{Median: 10}, nil
+	case "fma.v8.w8":
+		c.fmaAt[m]++
+		if m >= 16 {
+			return Timing{Median: 1000}, nil
+		}
+		return Timing{Median: 5}, nil
+	}
+	return Timing{Median: 20}, nil
+}
+
+// A class more than invariantCap times slower than the normal mode at some
+// M is out at once: its samples are cleared and its larger Ms never timed
+// (the decode classes' timings at M = 4096 took seconds each).
+func TestInvariantCapStopsHopelessClasses(t *testing.T) {
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	table, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	pl := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{})
+	w := Weight{Name: "o", Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, N: 4096, K: 4096}
+	ms := []int{1, 4, 16, 64, 256, 4096}
+	m := &capTimes{cat: cat, fmaAt: map[int]int{}}
+	s, err := measureClasses(m, pl, w, ms, 20)
+	require.NoError(t, err)
+	require.Positive(t, m.fmaAt[1], "fma.v8.w8 runs at M = 1")
+	require.Positive(t, m.fmaAt[16], "and is timed where it first falls behind")
+	for _, mm := range []int{64, 256, 4096} {
+		assert.Zero(t, m.fmaAt[mm], "M = %d: timed after it was out", mm)
+	}
+	for _, key := range []string{"fma.v8.w8", "fma.v8.w8@2", "fma.v8.w8@4"} {
+		assert.Equal(t, make([]float64, len(ms)), s.byClass[key], "%s: every sample cleared", key)
+	}
+	inv, ok := s.choose(m.Device())
+	require.True(t, ok)
+	assert.NotEqual(t, "fma.v8.w8", inv.Class)
+}
