@@ -41,16 +41,23 @@ func (c *classTimes) Time(_ Weight, _ int, cand Candidate, _ int) (Timing, error
 	return Timing{Median: 20, P90: 21}, nil
 }
 
-// The class of least worst slowdown against the normal table wins, with
-// the slowdown recorded as measured; a class the gate fails at some M is
-// out; a measurer's other error stops the choice.
-func TestChooseInvariant(t *testing.T) {
+// committedO is the catalog, a planner of the committed table on the H200
+// and Llama-3-8B's o weight in bf16.
+func committedO(t *testing.T) (*kernels.Catalog, *dispatch.Planner, Weight) {
+	t.Helper()
 	cat, err := dispatch.DefaultCatalog()
 	require.NoError(t, err)
 	table, err := dispatch.DefaultTable()
 	require.NoError(t, err)
-	pl := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{})
-	w := Weight{Name: "o", Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, N: 4096, K: 4096}
+	return cat, dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{}),
+		Weight{Name: "o", Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, N: 4096, K: 4096}
+}
+
+// The class of least worst slowdown against the normal table wins, with
+// the slowdown recorded as measured; a class the gate fails at some M is
+// out; a measurer's other error stops the choice.
+func TestChooseInvariant(t *testing.T) {
+	cat, pl, w := committedO(t)
 	ms := []int{1, 16, 256, 4096}
 
 	// what the normal table runs at each M, by class: the measurer's time
@@ -222,12 +229,7 @@ func (c *capTimes) Time(_ Weight, m int, cand Candidate, _ int) (Timing, error) 
 // M is out at once: its samples are cleared and its larger Ms never timed
 // (the decode classes' timings at M = 4096 took seconds each).
 func TestInvariantCapStopsHopelessClasses(t *testing.T) {
-	cat, err := dispatch.DefaultCatalog()
-	require.NoError(t, err)
-	table, err := dispatch.DefaultTable()
-	require.NoError(t, err)
-	pl := dispatch.NewPlanner(cat, table, dispatch.H200, dispatch.Limits{})
-	w := Weight{Name: "o", Types: dispatch.Types{In: dispatch.BF16, Out: dispatch.BF16}, N: 4096, K: 4096}
+	cat, pl, w := committedO(t)
 	ms := []int{1, 4, 16, 64, 256, 4096}
 	m := &capTimes{cat: cat, fmaAt: map[int]int{}}
 	s, err := measureClasses(m, pl, w, ms, 20)
