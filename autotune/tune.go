@@ -124,8 +124,13 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 				method = tuning.MethodBaseRoutes
 			}
 			t, _, err := tuning.Merge(base, tuning.Provenance(cfg.Catalog, res.Device, f.driver, method), tuning.Measured(res.Entries, res.Device), cfg.Catalog, true)
+			var notInvariant []string
 			if err == nil && f.invariant { // each tuned weight's reduction class, judged against t
-				err = tuning.Invariants(cfg, ms[0], t)
+				var stop time.Time
+				if f.invariantLimit > 0 {
+					stop = time.Now().Add(f.invariantLimit)
+				}
+				notInvariant, err = tuning.Invariants(cfg, ms[0], t, stop)
 			}
 			if err == nil {
 				err = saveTable(f.out, t)
@@ -137,6 +142,10 @@ run without one; "autotune points" writes the Ms it times for peer_cublas.py.`,
 			fmt.Fprintf(std.out, "wrote %s: %d measured entries; %d weights × %d buckets on %d× %s in %s; kernels: %s\n",
 				f.out, len(res.Entries), len(cfg.Weights), len(cfg.Spans()), len(ms), res.Device.Name, elapsed.Round(time.Second), match)
 			fmt.Fprintf(std.out, "time in the measurer's calls: %s\n", spentLine(res))
+			if len(notInvariant) > 0 {
+				fmt.Fprintf(std.out, "-invariant-limit %s: %d weights' classes not measured (their entries keep -base's; the default entry's class is chosen over the others): %s\n",
+					f.invariantLimit, len(notInvariant), strings.Join(notInvariant, ", "))
+			}
 			if len(res.Unmeasured) > 0 || res.NoEvents {
 				fmt.Fprintf(std.out, "-time-limit %s: %d (weight, bucket) units not tuned (their buckets keep -base's choices; buckets from M = %d tuned); events column left out: %t\n",
 					f.timeLimit, len(res.Unmeasured), res.Config.MinM, res.NoEvents)
@@ -162,6 +171,7 @@ type tuneFlags struct {
 	out, report, peer, devices, driver string
 	changedSince                       string
 	invariant, vendor, baseRoutes      bool
+	invariantLimit                     time.Duration
 	timeLimit                          time.Duration
 }
 
@@ -182,6 +192,7 @@ func (f *tuneFlags) register(fs *flag.FlagSet) {
 		fs.StringVar(s.dst, s.name, s.value, s.help)
 	}
 	fs.BoolVar(&f.vendor, "vendor", true, "time cuBLASLt's top heuristic algorithms per bucket beside our kernels (bf16, f16, e4m3 per-tensor) where the library loads; -vendor=false: our kernels only, as every kernel floor is measured")
+	fs.DurationVar(&f.invariantLimit, "invariant-limit", 0, "with -invariant: stop starting weights' class measurements this long after they begin (e.g. 200s; 0: none): the weights left keep -base's classes, the default entry's is chosen over the others, and the table is written")
 	fs.BoolVar(&f.invariant, "invariant", false, "also choose each tuned weight's reduction class for the batch-invariant mode (Options.BatchInvariant), by measurement against the tuned table, and the default entry's over those weights together")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop starting (weight, bucket) units this long after the start (e.g. 400s; 0: none): the run then tunes the buckets every weight finished, the others keep the -base table's choices, the events column is left out, and the table is written")
 	fs.BoolVar(&f.baseRoutes, "base-routes", false, "of our kernels, time only the kernel and split-K -base routes each weight and bucket to and its recorded runner-up: with -vendor, adds cuBLASLt routes to a tuned table in a short run; with -vendor=false, measures the routes again after a kernel change")

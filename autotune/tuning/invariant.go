@@ -192,8 +192,11 @@ func (s classSamples) choose(dev dispatch.DeviceInfo) (dispatch.Invariant, bool)
 // each of their types that t has a default entry for, the class and split
 // of least worst slowdown over all those weights' samples together, which
 // the default entry records: the class of the weights no one tuned. t is
-// the tuned table: the normal mode the classes are judged against.
-func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
+// the tuned table: the normal mode the classes are judged against. Past
+// stop (when set) it starts no more weights: it returns the names of those
+// it left (their entries keep their classes; the default's is chosen over
+// the weights measured).
+func Invariants(cfg *Config, m Measurer, t *dispatch.Table, stop time.Time) (left []string, err error) {
 	dev := m.Device()
 	pl := dispatch.NewPlanner(cfg.Catalog, t, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	var ms []int
@@ -207,13 +210,17 @@ func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
 		if e == nil {
 			continue
 		}
+		if !stop.IsZero() && time.Now().After(stop) {
+			left = append(left, w.Name)
+			continue
+		}
 		s, err := measureClasses(m, pl, w, ms, cfg.Reps)
 		if err != nil {
-			return fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
+			return left, fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
 		}
 		inv, err := s.chooseFor(w, ms, dev)
 		if err != nil {
-			return fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
+			return left, fmt.Errorf("tuning: the batch-invariant class of %s: %w", w.Name, err)
 		}
 		e.Invariant = &inv
 		if byTypes[w.Types] == nil {
@@ -230,5 +237,5 @@ func Invariants(cfg *Config, m Measurer, t *dispatch.Table) error {
 			def.Invariant = &inv
 		}
 	}
-	return nil
+	return left, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,7 +147,9 @@ func TestInvariants(t *testing.T) {
 	untuned := Weight{Name: "untuned", Types: bf16, N: 1234 * 8, K: 4096}
 	cfg := DefaultConfig(cat, []Weight{o, untuned})
 	cfg.MaxM = 256
-	require.NoError(t, Invariants(&cfg, &classTimes{cat: cat, fast: "wgmma16.seq"}, table))
+	left, err := Invariants(&cfg, &classTimes{cat: cat, fast: "wgmma16.seq"}, table, time.Time{})
+	require.NoError(t, err)
+	assert.Empty(t, left)
 	exact, def := table.Find(dispatch.H200.Arch, bf16, o.N, o.K)
 	require.NotNil(t, exact)
 	require.NotNil(t, exact.Invariant, "the tuned weight's entry records its class")
@@ -160,9 +163,19 @@ func TestInvariants(t *testing.T) {
 	assert.Nil(t, none, "no entry made for a weight the table lacks")
 	assert.Equal(t, was, baseExact.Invariant, "the table it was cloned from is untouched")
 
-	err = Invariants(&cfg, failing{}, base.Clone())
+	_, err = Invariants(&cfg, failing{}, base.Clone(), time.Time{})
 	require.ErrorIs(t, err, errDevice)
 	assert.Contains(t, err.Error(), "the batch-invariant class of o")
+
+	// past its stop it starts no weight: the one it left is named, and the
+	// entries keep their classes
+	late := base.Clone()
+	left, err = Invariants(&cfg, failing{}, late, time.Now().Add(-time.Second))
+	require.NoError(t, err, "no weight started, so the measurer's error never came")
+	assert.Equal(t, []string{"o"}, left)
+	lateExact, lateDef := late.Find(dispatch.H200.Arch, bf16, o.N, o.K)
+	assert.Equal(t, was, lateExact.Invariant)
+	assert.Nil(t, lateDef.Invariant, "no default chosen over no weight")
 }
 
 // Pooled, the weights' samples choose the class and split of least worst

@@ -7,7 +7,8 @@
 # batch-invariant mode's cost against the normal mode, geomean per regime (≤ 16 / 17–256 / 257–1023 / ≥ 1024),
 # ≥ 0.85 in each (call I, the model's class at split 1: 0.44–0.74), ≥ 0.90 (the floor) in at least two.
 # SEL: the weights (default -model llama3-8b; e.g. SEL="-shapes docs/perf/2026-12-02-h200-c/corpus7.csv" for the
-# default entry's class over the corpus), TL: the tune's -time-limit, TO: its timeout (seconds).
+# default entry's class over the corpus), TL: the tune's -time-limit, IL: its -invariant-limit (autotune from
+# this session on), TO: its timeout (seconds).
 # usage: bash callV.sh   (carry .gpu-bin: r.txz, .gpu/autotune from 562be21 or later)
 # writes $OUT/buckets-v.yaml, tune-v.md, v.tgz
 set -uo pipefail
@@ -16,7 +17,7 @@ s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv
 mkdir -p /tmp/v; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt
-timeout ${TO:-380} .gpu/autotune tune -time-limit ${TL:-330s} ${SEL:--model llama3-8b} -vendor=false -invariant -min-m 2049 -max-m 4096 -prune 1.5 -keep 1.2 \
+timeout ${TO:-380} .gpu/autotune tune -time-limit ${TL:-330s} ${IL:+-invariant-limit $IL} ${SEL:--model llama3-8b} -vendor=false -invariant -min-m 2049 -max-m 4096 -prune 1.5 -keep 1.2 \
   -reps 10 -event-calls 10 -driver "$drv" -base buckets.yaml -out $OUT/buckets-v.yaml -report /tmp/v/rv > /tmp/v/tune-v.log 2>&1
 t "tune -invariant" $?; tail -3 /tmp/v/tune-v.log; cp /tmp/v/rv/tune.md $OUT/tune-v.md 2>/dev/null
 grep -A7 'invariant:' $OUT/buckets-v.yaml | head -40
