@@ -14,12 +14,53 @@ import (
 var modelMs = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}
 
 // invariantRoute plans p in the batch-invariant mode (Limits.BatchInvariant):
-// the class of p's weight — the exact entry's Invariant, the default
-// entry's where it serves the weight at every M (servesEveryM; else that
-// class without a split, where that does), or the model's choice, the same
-// for every M — and then the kernel of that class for this M (classRoute).
+// the class of p's weight (weightClass), the same for every M, and then the
+// kernel of that class for this M (classRoute).
 func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation) {
-	var ex explanation
+	c := pl.weightClass(p, key)
+	return pl.inClass(p, key, c.cs, c.level, c.src, explanation{notes: slices.Clone(c.notes)})
+}
+
+// classChoice is the reduction class and split a weight runs in, in the
+// batch-invariant mode: where it came from (level, src) and what was passed
+// over on the way (notes).
+type classChoice struct {
+	cs    classSplit
+	level Level
+	src   string
+	notes []string
+}
+
+// weightClass is p's weight's classChoice (decideClass), decided once per
+// weight: by key without its M class and index width (the choice judges
+// every M) and its Limits (the choice is within the planner's own), up to
+// maxRoutes weights.
+func (pl *Planner) weightClass(p *Problem, key routeKey) *classChoice {
+	w := key
+	w.mClass, w.big, w.lim = 0, false, Limits{}
+	pl.mu.RLock()
+	c, ok := pl.classes[w]
+	pl.mu.RUnlock()
+	if ok {
+		return c
+	}
+	c = pl.decideClass(p, key)
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if prev, ok := pl.classes[w]; ok { // another goroutine was first
+		return prev
+	}
+	if len(pl.classes) < maxRoutes {
+		pl.classes[w] = c
+	}
+	return c
+}
+
+// decideClass is the class of p's weight: the exact entry's Invariant, the
+// default entry's where it serves the weight at every M (servesEveryM; else
+// that class without a split, where that does), or the model's choice.
+func (pl *Planner) decideClass(p *Problem, key routeKey) *classChoice {
+	var notes []string
 	classes := pl.cat.Classes(key.types, pl.dev.Arch)
 	exact, def := pl.table.Find(pl.dev.Arch, key.types, p.N, p.K)
 	for _, lv := range []struct {
@@ -28,9 +69,9 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 	}{{exact, LevelExact}, {def, LevelDefault}} {
 		switch {
 		case lv.e == nil || lv.e.Invariant == nil:
-			ex.notes = append(ex.notes, fmt.Sprintf("%s: no reduction class in the table for %s %s N=%d K=%d", lv.level, pl.dev.Arch, key.types, p.N, p.K))
+			notes = append(notes, fmt.Sprintf("%s: no reduction class in the table for %s %s N=%d K=%d", lv.level, pl.dev.Arch, key.types, p.N, p.K))
 		case !slices.Contains(classes, lv.e.Invariant.Class):
-			ex.notes = append(ex.notes, fmt.Sprintf("%s: reduction class %s, which no kernel of the catalog computing %s on %s has: retune the table", lv.level, lv.e.Invariant.Class, key.types, pl.dev.Arch))
+			notes = append(notes, fmt.Sprintf("%s: reduction class %s, which no kernel of the catalog computing %s on %s has: retune the table", lv.level, lv.e.Invariant.Class, key.types, pl.dev.Arch))
 		default:
 			inv := lv.e.Invariant
 			src := fmt.Sprintf("the analytic model's choice for %s (%s), not measured", inv.Device, inv.Date)
@@ -46,19 +87,19 @@ func (pl *Planner) invariantRoute(p *Problem, key routeKey) (*route, explanation
 				one := pl.classSplit(inv.Class, 1, key, p.K)
 				one.gated = cs.gated
 				if cs.split == 1 || !pl.servesEveryM(p, one) {
-					ex.notes = append(ex.notes, unserved)
+					notes = append(notes, unserved)
 					continue
 				}
-				ex.notes = append(ex.notes, unserved+": the class without a split")
+				notes = append(notes, unserved+": the class without a split")
 				src += fmt.Sprintf("; here without its split-K %d, which does not serve this weight", cs.split)
 				cs = one
 			}
-			return pl.inClass(p, key, cs, lv.level, src, ex)
+			return &classChoice{cs: cs, level: lv.level, src: src, notes: notes}
 		}
 	}
 	class, worst := pl.modelClass(p, classes)
 	src := fmt.Sprintf("the analytic model's choice over M = 1…4096, estimated worst slowdown ×%.2f against the normal mode, not measured", worst)
-	return pl.inClass(p, key, pl.classSplit(class, 1, key, p.K), LevelHeuristic, src, ex)
+	return &classChoice{cs: pl.classSplit(class, 1, key, p.K), level: LevelHeuristic, src: src, notes: notes}
 }
 
 // servesEveryM reports whether a kernel of class split cs fits p's weight

@@ -158,6 +158,7 @@ func TestBatchInvariantDefaultClass(t *testing.T) {
 			}
 		}
 	}
+	assert.Len(t, pl.classes, 4, "one class decision a weight, whatever its M")
 }
 
 // A table's class routes every M of its weight (measured, with its

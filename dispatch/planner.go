@@ -134,6 +134,9 @@ type Planner struct {
 	err      error // what is wrong with the arguments of NewPlanner; Plan returns it
 	mu       sync.RWMutex
 	cache    map[routeKey]*route
+	// classes are the batch-invariant mode's choices by weight (weightKey),
+	// up to maxRoutes of them.
+	classes map[routeKey]*classChoice
 }
 
 // NewPlanner returns a planner over a catalog, a table (may be nil: heuristic
@@ -145,7 +148,7 @@ type Planner struct {
 // plans.
 func NewPlanner(cat *kernels.Catalog, table *Table, dev DeviceInfo, lim Limits) *Planner {
 	pl := &Planner{cat: cat, table: table.Clone(), dev: dev, lim: lim.withDefaults(),
-		err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route)}
+		err: checkPlanner(cat, dev, lim), cache: make(map[routeKey]*route), classes: make(map[routeKey]*classChoice)}
 	pl.verdicts = pl.lib.verdicts(pl.table)
 	pl.match = pl.table.matchKernels(cat, pl.verdicts)
 	return pl
