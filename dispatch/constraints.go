@@ -164,6 +164,13 @@ func archOrAny(a Arch) string {
 	return a.String()
 }
 
+// fitsAt reports whether kernel k runs p on dev within lim at split-K s:
+// no more splits than k-tiles of K (one at least), and every constraint
+// (checkKernel) holds.
+func fitsAt(k *kernels.KernelSpec, p *Problem, dev DeviceInfo, lim Limits, s int) bool {
+	return s <= max(1, ceilDiv(p.K, k.TileK)) && checkKernel(k, p, dev, lim, s).ok()
+}
+
 // filter returns the kernels of cat that the heuristic may pick for p on
 // dev within lim without split-K (split-K 1) — not JIT-only, and not
 // experimental unless experimental admits it (a measured class at its

@@ -113,7 +113,7 @@ func (pl *Planner) servesEveryM(p *Problem, cs classSplit) bool {
 		q.M = m
 		survivors, _ := filter(pl.cat, &q, pl.dev, pl.lim, cs.experimental)
 		if !slices.ContainsFunc(survivors, func(k *kernels.KernelSpec) bool {
-			return cs.admits(k, q.K) && cs.split <= max(1, ceilDiv(q.K, k.TileK)) && checkKernel(k, &q, pl.dev, pl.lim, cs.split).ok()
+			return cs.admits(k, q.K) && fitsAt(k, &q, pl.dev, pl.lim, cs.split)
 		}) {
 			return false
 		}
@@ -196,7 +196,7 @@ func (pl *Planner) modelClass(p *Problem, classes []string) (string, float64) {
 		survivors, _ := filter(pl.cat, &q, pl.dev, lim, nil)
 		for _, k := range survivors {
 			for _, s := range splitChoices {
-				if s > max(1, ceilDiv(q.K, k.TileK)) || !checkKernel(k, &q, pl.dev, lim, s).ok() {
+				if !fitsAt(k, &q, pl.dev, lim, s) {
 					continue
 				}
 				t := EstimateSeconds(k, &q, s, pl.dev)

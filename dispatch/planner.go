@@ -463,7 +463,7 @@ func (pl *Planner) heuristic(p *Problem, key routeKey, cs *classSplit, r *route,
 			continue
 		}
 		for _, s := range splits {
-			if s > max(1, ceilDiv(p.K, k.TileK)) || !checkKernel(k, p, pl.dev, key.lim, s).ok() {
+			if !fitsAt(k, p, pl.dev, key.lim, s) {
 				continue
 			}
 			t := EstimateSeconds(k, &rep, s, pl.dev)
