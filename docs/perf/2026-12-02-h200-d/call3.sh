@@ -4,7 +4,7 @@
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s); D=docs/perf/2026-12-02-h200-c
 drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
-T=docs/perf/2026-12-02-h200-d/c2/buckets-LO.yaml; [ -s $T ] || T=buckets.yaml; echo "base $T"
+T=docs/perf/2026-12-02-h200-d/c2/buckets-LO.yaml.xz; [ -s $T ] || T=buckets.yaml; echo "base $T"
 timeout 400 .gpu/autotune tune -shapes $D/corpus7.csv -min-m 65 -max-m 256 -vendor=false -base $T -out $OUT/buckets-E.yaml \
   -report $OUT/rep -driver "$drv" > $OUT/tune-M.log 2>&1; echo "tune mid M rc=$? $(( $(date +%s) - s )) s"; tail -3 $OUT/tune-M.log
 (cd $OUT && cp rep/tune.md tune-M.md; rm -rf rep) 2>/dev/null; echo "total $(( $(date +%s) - s )) s"

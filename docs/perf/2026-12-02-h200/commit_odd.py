@@ -1,6 +1,6 @@
 # The committed buckets.yaml takes call 1's measured entry for N = 769, K = 5125 (bf16, sm_90) whole, as
 # `autotune tune -shapes shapes-odd.csv` wrote it (the repack kernels admitted); every other entry as it was.
-#   python3 docs/perf/2026-12-02-h200/commit_odd.py docs/perf/2026-12-02-h200/c1/buckets-odd.yaml
+#   python3 docs/perf/2026-12-02-h200/commit_odd.py docs/perf/2026-12-02-h200/c1/buckets-odd.yaml.xz
 import sys, yaml
 base = yaml.safe_load(open('buckets.yaml')); tuned = yaml.safe_load(open(sys.argv[1]))
 key = lambda e: (e['arch'], e['types'], e['layout'], e.get('n'), e.get('k'))

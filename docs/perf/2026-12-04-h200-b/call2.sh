@@ -3,7 +3,7 @@
 # between powers of two (scripts/shapes-between.csv), where a bucket's one kernel serves neither edge.
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
-S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv; T=docs/perf/2026-12-04-h200-b/c1/buckets-M.yaml
+S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv; T=docs/perf/2026-12-04-h200-b/c1/buckets-M.yaml.xz
 PYTHONUNBUFFERED=1 timeout 110 python3 scripts/peer_cublas.py $S $OUT/peer.csv > /tmp/peer.log 2>&1; echo "peer rc=$? $(( $(date +%s) - s )) s"; head -1 /tmp/peer.log
 timeout 100 .gpu/autotune bench -shapes $S -peer $OUT/peer.csv -csv $OUT/bench-T.csv -table $T > $OUT/bench.log 2>&1; echo "bench T rc=$? $(( $(date +%s) - s )) s"
 timeout 100 .gpu/autotune bench -shapes $S -peer $OUT/peer.csv -csv $OUT/bench-C.csv -table buckets.yaml >> $OUT/bench.log 2>&1; echo "bench C rc=$? $(( $(date +%s) - s )) s"

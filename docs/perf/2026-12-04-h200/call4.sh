@@ -3,7 +3,7 @@
 # fatbins with the 14 new kernels (the awkward table runs every kernel, experimental ones included).
 set -uo pipefail
 tar xzf .gpu-bin/bins.tgz; export GEMMROUTE_KERNEL_DIR=$PWD/kernels; s=$(date +%s)
-S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv; cp docs/perf/2026-12-04-h200/c3/buckets-L.yaml $OUT/buckets-T.yaml
+S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv; cp docs/perf/2026-12-04-h200/c3/buckets-L.yaml.xz $OUT/buckets-T.yaml
 PYTHONUNBUFFERED=1 timeout 110 python3 scripts/peer_cublas.py $S $OUT/peer.csv > $OUT/peer.log 2>&1; echo "peer rc=$? $(( $(date +%s) - s )) s"; head -1 $OUT/peer.log
 timeout 100 .gpu/autotune bench -shapes $S -peer $OUT/peer.csv -csv $OUT/bench-T.csv -table $OUT/buckets-T.yaml > $OUT/bench.log 2>&1; echo "bench T rc=$? $(( $(date +%s) - s )) s"
 timeout 100 .gpu/autotune bench -shapes $S -peer $OUT/peer.csv -csv $OUT/bench-C.csv -table buckets.yaml >> $OUT/bench.log 2>&1; echo "bench C rc=$? $(( $(date +%s) - s )) s"

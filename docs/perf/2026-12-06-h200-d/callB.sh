@@ -1,5 +1,5 @@
 # Sixteenth session, H200 only: NEXT.md item 2 — splice the fifteenth session's retuned [513, 1024] buckets alone?
-# buckets-L.yaml is the committed table with buckets-T.yaml's (docs/perf/2026-12-06-h200-c/h200) bf16 buckets of
+# buckets-L.yaml.xz is the committed table with buckets-T.yaml's (docs/perf/2026-12-06-h200-c/h200) bf16 buckets of
 # 513…1024 spliced in (6 buckets changed, splice.py). Benched beside the committed table and torch.mm on the shapes
 # between the edges (shapes-L.csv: M = 600, 725, 850, 1000, 1024 on Llama-3-8B's four weights and four not in the
 # tune), two passes each table, alternating; then, with what is left of the budget, issue 18's f16 tune.
