@@ -151,6 +151,45 @@ func TestStreamKGrid(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoKernel, "stream-K kernels take no split-K factor")
 }
 
+// TestStreamKGridLongTails: ws_stream_k splits a tail of R tiles in ⌊G/R⌋
+// parts; where that is more than maxTailParts, the planner takes the grid
+// of [⌈3G/4⌉, G] whose walk the tail model finds at least 5 % shorter, and
+// reserves the partials of that grid's walk. Elsewhere a block per SM.
+func TestStreamKGridLongTails(t *testing.T) {
+	const tile = 128 * 4
+	for _, c := range []struct {
+		name    string
+		m, n, k int
+		grid    uint32
+		ws      int64
+	}{
+		// 135 tiles: at G = 132, 3 in 32 parts (call K measured this split
+		// on the planned kernel: 81.0 µs, against 50.4 at 3 parts); at 112,
+		// 23 in 4 parts
+		{"sk_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16", 600, 5120, 4096, 112, 23 * 3 * tile * 192},
+		// 400 tiles: at G = 132, 4 in 32 parts; at 124, 28 in 4
+		{"sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1200, 5120, 4096, 124, 28 * 3 * tile * 128},
+		// 1456 tiles: at G = 132, 4 in 32 parts; at 129, 37 in 3
+		{"rn_sk_ts_bf16_bf16_f32_tn_128x256x64_w12_s3_a16", 1600, 28672, 4096, 129, 37 * 2 * tile * 256},
+		// 480 tiles: 84 in one part each: a block per SM
+		{"sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1449, 5120, 4096, 132, 0},
+		// 2912 tiles: 8 in 16 parts, but no grid of 99…131 is 5 % shorter
+		{"sk_sh_ts_bf16_bf16_f32_tn_128x128x64_w12_s6_a16", 1600, 28672, 4096, 132, 8 * 15 * tile * 128},
+	} {
+		name := "gemmroute_sm90_ws_wgmma_" + c.name
+		cat, k := catalogKernel(t, name)
+		require.True(t, k.StreamK() && !k.TailParts(), name)
+		p := PlaceholderProblem(c.m, c.n, c.k, Types{In: BF16, Out: BF16})
+		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)
+		require.NoError(t, err, "%+v", c)
+		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.mainLaunch().grid, "%+v", c)
+		if _, _, parts := streamKSplit(k, &p, int(c.grid), 1); c.grid < 132 {
+			assert.LessOrEqual(t, parts, int64(maxTailParts), "%+v", c)
+		}
+		assert.Equal(t, c.ws, plan.WorkspaceBytes, "%+v", c)
+	}
+}
+
 // TestStreamKTailParts: a stream-K kernel of planned parts runs with the
 // tail split of the model (tailParts) within the workspace it may have —
 // none under Limits.NoSplitK, where it still runs, every tile whole — and
@@ -204,7 +243,8 @@ func TestStreamKShiftWalks(t *testing.T) {
 		_, k := catalogKernel(t, name)
 		planned, moved := k.TailParts(), 0
 		for _, c := range [][3]int{{600, 10240, 1032}, {600, 5120, 4096}, {1200, 4096, 4096}, {300, 5120, 4096}, {800, 4096, 4096}, {129, 384, 128}, {5000, 14336, 256}, {1449, 4096, 4096}, {900, 4096, 14336}, {700, 384, 4096}, {600, 16384, 4096}} {
-			for _, g := range []int{132, 114, 7} {
+			p := PlaceholderProblem(c[0], c[1], c[2], Types{In: BF16, Out: BF16})
+			for _, g := range []int{132, 114, 7, streamKGrid(k, &p, 132)} { // and the planner's
 				for s := 1; s <= maxTailParts; s++ {
 					if !planned && s > 1 {
 						break // the grid splits the tail: no plan's s

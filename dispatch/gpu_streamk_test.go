@@ -32,6 +32,7 @@ func TestStreamKDeterministicAndReplayable(t *testing.T) {
 		{Name: "skinny", M: 33, N: 4104, K: 4096, Bias: true},             // swap tiles, a few tiles of many k-tiles
 		{Name: "odd K", M: 600, N: 769, K: 2051, Bias: true},              // the repack variants' (K·2 not a multiple of 16)
 		{Name: "shifted tail", M: 600, N: 10240, K: 1032},                 // 400 128×128 tiles: the planned parts' shifted last M tile and the one before both split
+		{Name: "long tail", M: 1200, N: 5120, K: 4096},                    // 400 128×128 tiles, 270 128×192: ws_stream_k on fewer blocks than SMs (streamKGrid: 124, 122)
 	} {
 		d := gemmtest.FillSampled(c, dispatch.BF16, rng, 20000)
 		p, out := operands(t, d)

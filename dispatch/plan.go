@@ -480,12 +480,53 @@ func tileCount(k *kernels.KernelSpec, p *Problem) int64 {
 	return int64(ceilDiv(p.M, k.TileM)) * int64(ceilDiv(p.N, k.TileN))
 }
 
-// streamKGrid is stream-K kernel k's grid for p on sms SMs: a block per SM,
-// at most one per k-tile of the problem (so that no block's part is empty)
-// and at most as many as kernels.StreamKFlags serve.
+// streamKGrid is stream-K kernel k's grid for p on sms SMs: at most a block
+// per SM, one per k-tile of the problem (so that no block's part is empty)
+// and as many as kernels.StreamKFlags serve. A kernel of planned parts takes
+// that most (tailParts chooses its split). ws_stream_k splits a tail of R
+// tiles in ⌊G/R⌋ parts, each of whose partials its finisher reads back one
+// after another: for 5120 × 4096 at M = 1200 on 128x128 tiles, 400 tiles on
+// 132 blocks leave R = 4 in 32 parts. So where G would split its tail in
+// more parts than a kernel of planned parts may (maxTailParts), its grid is
+// the one of [⌈3G/4⌉, G] whose walk the tail model (streamKCost) finds
+// shortest, where that is at least streamKGridGain shorter than G's (at
+// M = 1200, 124 blocks: R = 28 in 4 parts, 36 % shorter); else G.
 func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 	units := satmath.Mul(tileCount(k, p), int64(ceilDiv(p.K, k.TileK)))
-	return int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
+	g := int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
+	if _, _, parts := streamKSplit(k, p, g, 1); k.TailParts() || parts <= maxTailParts {
+		return g
+	}
+	best, bestCost, most := g, streamKCost(k, p, g), streamKCost(k, p, g)*(1-streamKGridGain)
+	for h := g - 1; h >= (3*g+3)/4; h-- {
+		if c := streamKCost(k, p, h); c < bestCost && c <= most {
+			best, bestCost = h, c
+		}
+	}
+	return best
+}
+
+// streamKGridGain is how much shorter, by streamKCost, a smaller grid's
+// walk must be for streamKGrid to take it: the tail model came within 3.3 %
+// of the best measured split (worst case; see tailItemKTiles), so a smaller
+// gain could be the model's error.
+const streamKGridGain = 0.05
+
+// streamKCost is how long ws_stream_k's walk of p on a grid of g blocks runs,
+// in k-tiles of its tile, by the tail model of tailParts: its whole waves,
+// each as long as a tile and an item's fixed cost, then its tail's parts in
+// one more, and a partial's round trip per part.
+func streamKCost(k *kernels.KernelSpec, p *Problem, g int) float64 {
+	full, rest, parts := streamKSplit(k, p, g, 1)
+	kt := int64(ceilDiv(p.K, k.TileK))
+	c := float64(full/int64(g)) * (float64(kt) + tailItemKTiles)
+	if rest > 0 {
+		c += float64((kt+parts-1)/parts) + tailItemKTiles
+		if parts > 1 {
+			c += float64(parts) * tailPartialKTiles
+		}
+	}
+	return c
 }
 
 // streamKSplit is how a stream-K kernel's grid of g blocks divides p (as
