@@ -44,16 +44,7 @@ func (pl *Planner) weightClass(p *Problem, key routeKey) *classChoice {
 	if ok {
 		return c
 	}
-	c = pl.decideClass(p, key)
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if prev, ok := pl.classes[w]; ok { // another goroutine was first
-		return prev
-	}
-	if len(pl.classes) < maxRoutes {
-		pl.classes[w] = c
-	}
-	return c
+	return remember(&pl.mu, pl.classes, w, pl.decideClass(p, key))
 }
 
 // decideClass is the class of p's weight: the exact entry's Invariant, the

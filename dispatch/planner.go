@@ -281,15 +281,22 @@ func (pl *Planner) classRoute(p *Problem, key routeKey) *route {
 	if *rlo != *rhi {
 		return nil
 	}
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if r, ok := pl.cache[key]; ok { // another goroutine was first
-		return r
+	return remember(&pl.mu, pl.cache, key, rlo)
+}
+
+// remember stores v under k in m, a cache that mu guards, unless another
+// goroutine stored one first (remember returns that one) or m holds
+// maxRoutes keys already (v is returned, not stored).
+func remember[K comparable, V any](mu *sync.RWMutex, m map[K]V, k K, v V) V {
+	mu.Lock()
+	defer mu.Unlock()
+	if prev, ok := m[k]; ok {
+		return prev
 	}
-	if len(pl.cache) < maxRoutes {
-		pl.cache[key] = rlo
+	if len(m) < maxRoutes {
+		m[k] = v
 	}
-	return rlo
+	return v
 }
 
 // mClassRange is the range of M of a route key's M class: [1, 1] for class
