@@ -13,7 +13,7 @@
 # writes $OUT/buckets-v.yaml, tune-v.md, v.tgz
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }
-[ -f .gpu-bin/r.txz ] && python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"  # (call S extracts its own pack)
+[ -x .gpu/autotune ] || python3 -c "import glob, tarfile; [tarfile.open(f).extractall() for f in sorted(glob.glob('.gpu-bin/*.txz'))]"  # (call S's pack may be extracted already)
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; S=docs/perf/2026-12-01-h200-mc/bench-shapes.csv
 mkdir -p /tmp/v; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt

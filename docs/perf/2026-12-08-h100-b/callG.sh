@@ -8,11 +8,11 @@
 # Prediction: the test passes; every point faster after, by at least half the model's gain (the model, fitted on
 # planned parts at S ≤ 8, overstated call K's S = 32 cost: 0.45 predicted, 0.62 measured); mistral-nemo o M = 1200
 # ≤ 80 µs (109.7 in call B), ≥ 0.95× cuBLAS.
-# usage: bash callG.sh   (carry .gpu-bin: g.txz from prepare-g.sh)
+# usage: bash callG.sh   (carry .gpu-bin: n.txz from prepare.sh)
 # then: python3 docs/perf/2026-12-08-h100/cmp.py callG/old-1.csv callG/new-1.csv (and -2)
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s" | tee -a $OUT/summary.txt; }
-python3 -c "import tarfile; tarfile.open('.gpu-bin/g.txz').extractall()"
+python3 -c "import glob, tarfile; [tarfile.open(f).extractall() for f in sorted(glob.glob('.gpu-bin/*.txz'))]"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; mkdir -p /tmp/g; S=docs/perf/2026-12-08-h100-b/grid-shapes.csv
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt
 (cd dispatch && timeout 240 ../.gpu/dispatch.test -test.count=1 -test.v -test.timeout 230s \

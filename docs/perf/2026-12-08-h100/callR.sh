@@ -12,7 +12,7 @@
 set -uo pipefail
 s=$(date +%s); t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s"; }; L=${LIMIT:-585}; left() { echo $(( L - ($(date +%s) - s) )); }
 lo=${LO:-17}; hi=${HI:-256}
-python3 -c "import tarfile; tarfile.open('.gpu-bin/r.txz').extractall()"
+python3 -c "import glob, tarfile; [tarfile.open(f).extractall() for f in sorted(glob.glob('.gpu-bin/*.txz'))]"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; C=docs/perf/2026-12-02-h200-c/corpus7.csv
 mkdir -p /tmp/r; drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt

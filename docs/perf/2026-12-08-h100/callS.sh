@@ -11,13 +11,13 @@
 #    and the experimental kernels it gated), then both modes benched. Prediction: M ≤ 16 rises from 0.78 to
 #    ≥ 0.85 of the normal mode; held-out weights' invariant mode ≥ 0.75 ×cuBLAS in every regime (0.76 / 0.59 /
 #    – / 0.54 in call V, the model's classes).
-# usage: [LIMIT=SECONDS] bash callS.sh   (carry .gpu-bin: s.txz, built by prepare-s.sh)
+# usage: [LIMIT=SECONDS] bash callS.sh   (carry .gpu-bin: s.txz from prepare-s.sh, or n.txz from ../2026-12-08-h100-b/prepare.sh)
 set -uo pipefail
 s=$(date +%s); S=$OUT/summary.txt; L=${LIMIT:-585}
 t() { echo "$1 rc=$2 $(( $(date +%s) - s )) s" | tee -a $S; }
 say() { tee -a $S; }
 left() { echo $(( L - ($(date +%s) - s) )); }
-python3 -c "import tarfile; tarfile.open('.gpu-bin/s.txz').extractall()"
+python3 -c "import glob, tarfile; [tarfile.open(f).extractall() for f in sorted(glob.glob('.gpu-bin/*.txz'))]"
 export GEMMROUTE_KERNEL_DIR=$PWD/kernels; mkdir -p /tmp/s
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $OUT/card.txt | say
 timeout 60 .gpu/kbench check "" "swap_sq_ts" > /tmp/s/check.log 2>&1; t check $?; tail -1 /tmp/s/check.log | say
