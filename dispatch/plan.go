@@ -490,7 +490,8 @@ func tileCount(k *kernels.KernelSpec, p *Problem) int64 {
 // more parts than a kernel of planned parts may (maxTailParts), its grid is
 // the one of [⌈3G/4⌉, G] whose walk the tail model (streamKCost) finds
 // shortest, where that is at least streamKGridGain shorter than G's (at
-// M = 1200, 124 blocks: R = 28 in 4 parts, 36 % shorter); else G.
+// M = 1200, 124 blocks: R = 28 in 4 parts, 36 % shorter) and needs no
+// more workspace; else G.
 func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 	units := satmath.Mul(tileCount(k, p), int64(ceilDiv(p.K, k.TileK)))
 	g := int(max(1, min(int64(sms), units, int64(kernels.StreamKFlags/max(k.Threads/128, 1)))))
@@ -498,8 +499,9 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 		return g
 	}
 	best, bestCost, most := g, streamKCost(k, p, g), streamKCost(k, p, g)*(1-streamKGridGain)
+	slots := streamKSlots(k, p, g, 1)
 	for h := g - 1; h >= (3*g+3)/4; h-- {
-		if c := streamKCost(k, p, h); c < bestCost && c <= most {
+		if c := streamKCost(k, p, h); c < bestCost && c <= most && streamKSlots(k, p, h, 1) <= slots {
 			best, bestCost = h, c
 		}
 	}
