@@ -183,8 +183,9 @@ func TestStreamKGridLongTails(t *testing.T) {
 		plan, err := NewPlanner(cat, nil, H200, Limits{}).PlanKernel(&p, name, 1)
 		require.NoError(t, err, "%+v", c)
 		assert.Equal(t, [3]uint32{c.grid, 1, 1}, plan.mainLaunch().grid, "%+v", c)
-		if _, _, parts := streamKSplit(k, &p, int(c.grid), 1); c.grid < 132 {
+		if _, rest, parts := streamKSplit(k, &p, int(c.grid), 1); c.grid < 132 {
 			assert.LessOrEqual(t, parts, int64(maxTailParts), "%+v", c)
+			assert.Contains(t, plan.Explain(), fmt.Sprintf("waves of %d blocks, the last %d split along K in %d parts", c.grid, rest, parts), "%+v", c)
 		}
 		assert.Equal(t, c.ws, plan.WorkspaceBytes, "%+v", c)
 	}

@@ -442,7 +442,16 @@ func (pl Plan) Explain() string {
 		case pl.Kernel.TailParts():
 			fmt.Fprintf(&b, " (stream-K: whole tiles in waves, the partial last wave's tiles split along K in %d parts; split tiles are summed in the kernel, in a fixed order)", pl.tailParts)
 		case pl.Kernel.StreamK():
-			b.WriteString(" (stream-K: the blocks share all tiles' k-tiles; split tiles are summed in the kernel, in a fixed order)")
+			q := pl.problem
+			if pl.Kernel.Repack() { // a launch covers a chunk's rows
+				q.M = pl.pack.rows
+			}
+			switch full, rest, parts := streamKSplit(pl.Kernel, &q, int(l.grid[0]), 1); {
+			case parts == 1:
+				b.WriteString(" (stream-K, none split here: every tile whole, in waves)")
+			default:
+				fmt.Fprintf(&b, " (stream-K: %d tiles whole in waves of %d blocks, the last %d split along K in %d parts, a block each; split tiles are summed in the kernel, in a fixed order)", full, l.grid[0], rest, parts)
+			}
 		case pl.Kernel.SplitFixed() && pl.SplitK > 1:
 			fmt.Fprintf(&b, " (every tile split along K in %d parts, %s; the kernel sums them in the reduce kernel's order)", pl.SplitK, splitFixedWalk(int(l.grid[0]), tileCount(pl.Kernel, &pl.problem), pl.SplitK))
 		case pl.Kernel.Cluster > 1 && pl.Kernel.ClusterAlongN:
