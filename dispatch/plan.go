@@ -507,8 +507,8 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 	if _, _, parts := streamKSplit(k, p, g, 1); k.TailParts() || parts <= maxTailParts {
 		return g
 	}
-	best, bestCost, most := g, streamKCost(k, p, g), streamKCost(k, p, g)*(1-streamKGridGain)
-	slots := streamKSlots(k, p, g, 1)
+	best, bestCost := g, streamKCost(k, p, g)
+	most, slots := bestCost*(1-streamKGridGain), streamKSlots(k, p, g, 1)
 	for h := g - 1; h >= (3*g+3)/4; h-- {
 		if c := streamKCost(k, p, h); c < bestCost && c <= most && streamKSlots(k, p, h, 1) <= slots {
 			best, bestCost = h, c
@@ -532,10 +532,7 @@ func streamKCost(k *kernels.KernelSpec, p *Problem, g int) float64 {
 	kt := int64(ceilDiv(p.K, k.TileK))
 	c := float64(full/int64(g)) * (float64(kt) + tailItemKTiles)
 	if rest > 0 {
-		c += float64((kt+parts-1)/parts) + tailItemKTiles
-		if parts > 1 {
-			c += float64(parts) * tailPartialKTiles
-		}
+		c += tailCost(rest, parts, kt, int64(g))
 	}
 	return c
 }
@@ -699,7 +696,7 @@ func tailParts(k *kernels.KernelSpec, p *Problem, sms int, limit int64) int {
 	}
 	g := int64(streamKGrid(k, p, sms))
 	kt := int64(ceilDiv(p.K, k.TileK))
-	best, bestCost := 1, float64(kt)+tailItemKTiles
+	best, bestCost := 1, tailCost(1, 1, kt, g)
 	for s := 2; s <= maxTailParts; s++ {
 		_, rest, parts := streamKSplit(k, p, int(g), s)
 		if parts != int64(s) || rest == 0 {
@@ -709,13 +706,23 @@ func tailParts(k *kernels.KernelSpec, p *Problem, sms int, limit int64) int {
 		if slots*tailFlagsPerSlot > kernels.StreamKFlags || satmath.Mul(slots, partialTileBytes(k)) > limit {
 			continue
 		}
-		kp := (kt + parts - 1) / parts
-		cost := float64((rest*parts+g-1)/g)*(float64(kp)+tailItemKTiles) + float64(parts)*tailPartialKTiles
-		if cost < bestCost {
+		if cost := tailCost(rest, parts, kt, g); cost < bestCost {
 			best, bestCost = s, cost
 		}
 	}
 	return best
+}
+
+// tailCost is the tail model's time, in k-tiles, of rest tail tiles of kt
+// k-tiles split in parts parts on g blocks: ⌈rest·parts/g⌉ part-waves, each
+// as long as a part and an item's fixed cost, and a partial's round trip
+// per part where the tiles are split.
+func tailCost(rest, parts, kt, g int64) float64 {
+	c := float64((rest*parts+g-1)/g) * (float64((kt+parts-1)/parts) + tailItemKTiles)
+	if parts > 1 {
+		c += float64(parts) * tailPartialKTiles
+	}
+	return c
 }
 
 // needsPackAny reports whether a repack kernel would copy any of p's
