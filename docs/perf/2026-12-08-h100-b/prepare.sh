@@ -15,4 +15,9 @@ bash $kb .gpu/kbench 'swap_sq_ts,swap_ts_bf16_bf16_f32_tn_16x128,swap_ts_bf16_bf
 bash $kb .gpu/kb17 'sk_sh_ts_bf16_bf16_f32_tn_128x1,sk_tp_sh_ts_bf16_bf16_f32_tn_128x1,ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x128'
 rm -f .gpu-bin/*.txz
 XZ_OPT=-9 tar cJf .gpu-bin/n.txz .gpu/dispatch.test .gpu/autotune .gpu/autotune-old .gpu/kbench .gpu/kb17
-ls -l .gpu-bin; git ls-files -z | xargs -0 du -cb | tail -1
+ls -l .gpu-bin
+# the device refuses a tree (tracked and untracked-not-ignored files, and the carried paths) over 64 MiB
+t=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 du -cb | tail -1 | cut -f1)
+p=$(du -cb .gpu-bin | tail -1 | cut -f1)
+echo "tree $t B + pack $p B = $((t + p)) B of 67108864"
+[ $((t + p)) -lt 67108864 ] || { echo "over the device's 64 MiB: shrink the pack or the tree" >&2; exit 1; }
