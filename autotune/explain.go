@@ -24,7 +24,7 @@ kernel, and every kernel the constraints rejected, with the reason.`,
 		var custom deviceFlags
 		custom.register(fs)
 		workspace := fs.Int64("workspace", 0, "split-K workspace per stream, bytes: the engine's Options.WorkspaceBytes (default dispatch.DefaultWorkspaceBytes)")
-		types := fs.String("types", "bf16", "what it computes in: bf16, f16, e4m3→bf16 or e4m3→f16 (per-tensor, the scalars 1), then /row or /block128 for e4m3 (placeholder scale vectors); -> stands for →")
+		types := fs.String("types", "bf16", "what it computes in: "+kernels.TypesSyntax()+" (per-tensor: the scalars 1; else placeholder scale vectors); -> stands for →")
 		m := fs.Int("m", 1, "rows of A and D (tokens)")
 		n := fs.Int("n", 4096, "rows of the weight B and columns of D (output features)")
 		k := fs.Int("k", 4096, "reduction length (input features)")

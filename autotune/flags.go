@@ -12,6 +12,7 @@ import (
 	"github.com/gemmroute/gemmroute/autotune/report"
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 // weightFlags say which weights a run tunes and up to which M: tune, model
@@ -24,7 +25,7 @@ type weightFlags struct {
 func (w *weightFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.model, "model", "", "tune a model's linear layers: "+tuning.ModelNames())
 	fs.StringVar(&w.shapes, "shapes", "", "or the weights of a shapes CSV (name,M,N,K[,dtype]; M is ignored)")
-	fs.StringVar(&w.types, "types", "", "comma-separated types to tune in (bf16,f16,e4m3→bf16,e4m3→bf16/row,e4m3→bf16/block128,e4m3→f16; -> stands for →; default: bf16 for -model, the CSV's for -shapes)")
+	fs.StringVar(&w.types, "types", "", "comma-separated types to tune in, each "+kernels.TypesSyntax()+" (-> stands for →; default: bf16 for -model, the CSV's for -shapes)")
 	fs.IntVar(&w.maxM, "max-m", 8192, "last bucket edge, a power of two: buckets [1,1], [2,2], [3,4], …, [max-m/2+1, max-m]")
 }
 

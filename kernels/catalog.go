@@ -211,12 +211,12 @@ func (k *KernelSpec) checkTypes() string {
 		return ""
 	}
 	if len(k.Scalings) == 0 {
-		return "an e4m3 kernel lists the scalings it applies (tensor, row, block128)"
+		return "an e4m3 kernel lists the scalings it applies (" + scalingList(ScalingTensor) + ")"
 	}
 	for i, s := range k.Scalings {
 		switch {
 		case !s.Valid():
-			return fmt.Sprintf("scalings: %s is not a scaling mode (tensor, row, block128)", s)
+			return fmt.Sprintf("scalings: %s is not a scaling mode (%s)", s, scalingList(ScalingTensor))
 		case slices.Contains(k.Scalings[:i], s):
 			return fmt.Sprintf("scalings: %s listed twice", s)
 		}

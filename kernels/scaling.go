@@ -103,11 +103,7 @@ func ParseScaling(s string) (Scaling, error) {
 	if i := slices.IndexFunc(scalings[:], func(c scalingSpec) bool { return c.name == name }); i >= 0 {
 		return Scaling(i), nil
 	}
-	names := make([]string, len(scalings))
-	for i, c := range scalings {
-		names[i] = c.name
-	}
-	return 0, fmt.Errorf("%w: unknown scaling %q: use %s", ErrInvalidArgument, s, strings.Join(names, ", "))
+	return 0, fmt.Errorf("%w: unknown scaling %q: use %s", ErrInvalidArgument, s, scalingList(ScalingTensor))
 }
 
 // MarshalText writes the short name.

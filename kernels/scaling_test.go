@@ -41,5 +41,5 @@ func TestScalingModes(t *testing.T) {
 	a, b := ScalingBlock.Floats(math.MaxInt64, 128, math.MaxInt64)
 	assert.Equal(t, [2]int64{math.MaxInt64, scaleBlocks(math.MaxInt64)}, [2]int64{a, b}, "saturates, never wraps")
 	_, err := ParseScaling("col")
-	assert.ErrorContains(t, err, "use tensor, row, block128")
+	assert.ErrorContains(t, err, "use tensor, row or block128")
 }

@@ -89,7 +89,7 @@ func (t Types) Check() error {
 	case !slices.Contains(outs, t.Out):
 		return bad("Out", "%s: %s inputs produce %s", t.Out, t.In, dtypeList(outs))
 	case !t.Scaling.Valid():
-		return bad("Scaling", "%s is not a scaling mode: use tensor, row or block128", t.Scaling)
+		return bad("Scaling", "%s is not a scaling mode: use %s", t.Scaling, scalingList(ScalingTensor))
 	case !t.Scaled() && t.Scaling != ScalingTensor:
 		return bad("Scaling", "%s: %s inputs take no scales (only e4m3 has a scaling mode)", t.Scaling, t.In)
 	}
@@ -102,10 +102,42 @@ func dtypeList(ds []DType) string {
 	for i, d := range ds {
 		names[i] = d.String()
 	}
+	return orList(names)
+}
+
+// scalingList writes the scaling modes from from on as "tensor, row or
+// block128" (from ScalingRow: the modes a type's text names).
+func scalingList(from Scaling) string {
+	var names []string
+	for s := from; s.Valid(); s++ {
+		names = append(names, s.String())
+	}
+	return orList(names)
+}
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// TypesSyntax says how the text form is written, for usage lines and
+// errors: the dtype pairs, then the scaling suffixes of e4m3 ("bf16, f16,
+// e4m3→bf16 or e4m3→f16, then /row or /block128 for e4m3 scaled so").
+func TypesSyntax() string {
+	var pairs []string
+	for _, t := range AllTypes() {
+		if t.Scaling == ScalingTensor {
+			pairs = append(pairs, t.String())
+		}
+	}
+	suffixes := make([]string, 0, len(scalings)-1)
+	for s := ScalingRow; s.Valid(); s++ {
+		suffixes = append(suffixes, "/"+s.String())
+	}
+	return orList(pairs) + ", then " + orList(suffixes) + " for e4m3 scaled so"
 }
 
 // String writes t's text form ("bf16", "e4m3→bf16", "e4m3→f16/row"); an
@@ -131,7 +163,7 @@ func ParseTypes(text string) (Types, error) {
 	bad := func(field, rule string, args ...any) (Types, error) {
 		return Types{}, &TypesError{Text: text, Field: field, Rule: fmt.Sprintf(rule, args...)}
 	}
-	const form = `write "bf16", "f16", "e4m3→bf16" or "e4m3→f16", then "/row" or "/block128" for e4m3 scaled so`
+	form := "write " + TypesSyntax()
 	s := strings.ReplaceAll(strings.TrimSpace(text), "->", "→")
 	if s == "" {
 		return bad("In", "empty: %s", form)
@@ -158,7 +190,7 @@ func ParseTypes(text string) (Types, error) {
 	}
 	if scaled {
 		if t.Scaling, err = ParseScaling(scaling); err != nil {
-			return bad("Scaling", "scaling %q is not a scaling mode: use row or block128 (per-tensor is written without one)", scaling)
+			return bad("Scaling", "scaling %q is not a scaling mode: use %s (per-tensor is written without one)", scaling, scalingList(ScalingRow))
 		}
 		if t.Scaling == ScalingTensor {
 			return bad("Scaling", "per-tensor scaling is written without /tensor: %s", t)

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -124,5 +125,24 @@ func TestTypesCheck(t *testing.T) {
 		assert.ErrorAs(t, err, &te, "%+v", c.t)
 		_, err = ParseTypes(c.t.String())
 		assert.Error(t, err, c.t.String())
+	}
+}
+
+// TestTypesSyntaxNamesEveryType: the usage text that flags and errors show
+// names every dtype pair and every scaling suffix AllTypes holds, so a new
+// pair or mode reaches them without another edit.
+func TestTypesSyntaxNamesEveryType(t *testing.T) {
+	syntax := TypesSyntax()
+	for _, ty := range AllTypes() {
+		pair, suffix, _ := strings.Cut(ty.String(), "/")
+		assert.Contains(t, syntax, pair)
+		if suffix != "" {
+			assert.Contains(t, syntax, "/"+suffix)
+		}
+	}
+	_, err := ParseTypes("e4m3→bf16/col")
+	require.Error(t, err)
+	for s := ScalingRow; s.Valid(); s++ {
+		assert.Contains(t, err.Error(), s.String(), "an unknown suffix's error names every mode")
 	}
 }
