@@ -9,9 +9,11 @@ import (
 )
 
 // Each scaling mode's name parses back to it, and its kernel code, scale
-// counts and indices are the layouts gemm_params.h documents.
+// counts and indices are the layouts gemm_params.h documents; every mode
+// has its row here.
 func TestScalingModes(t *testing.T) {
 	const m, n, k = 5, 300, 1000 // ⌈K/128⌉ = 8, ⌈N/128⌉ = 3
+	covered := 0
 	for _, c := range []struct {
 		s          Scaling
 		code       int32
@@ -23,6 +25,8 @@ func TestScalingModes(t *testing.T) {
 		{ScalingRow, ScaleRow, m, n, 4, 299, 0, n},
 		{ScalingBlock, ScaleBlock, 8 * m, 3 * 8, 7*m + 4, 2*8 + 7, 0, 0},
 	} {
+		covered++
+		assert.Equal(t, Scaling(covered-1), c.s, "a row per mode, in order")
 		t.Run(c.s.String(), func(t *testing.T) {
 			back, err := ParseScaling(c.s.String())
 			require.NoError(t, err)
@@ -40,6 +44,10 @@ func TestScalingModes(t *testing.T) {
 	}
 	a, b := ScalingBlock.Floats(math.MaxInt64, 128, math.MaxInt64)
 	assert.Equal(t, [2]int64{math.MaxInt64, scaleBlocks(math.MaxInt64)}, [2]int64{a, b}, "saturates, never wraps")
+	assert.False(t, Scaling(covered).Valid(), "scaling %s has no row here", Scaling(covered))
 	_, err := ParseScaling("col")
-	assert.ErrorContains(t, err, "use tensor, row or block128")
+	require.Error(t, err)
+	for s := ScalingTensor; s.Valid(); s++ {
+		assert.Contains(t, err.Error(), s.String(), "an unknown name's error lists every mode")
+	}
 }
