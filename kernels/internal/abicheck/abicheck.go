@@ -21,6 +21,8 @@ package abicheck
 //   offsetof(gr_gemm_params, pad2), offsetof(gr_gemm_params, tma_d)};
 // static size_t gr_offset(int i) { return gr_offsets[i]; }
 // static int gr_streamk_flags(void) { return GR_STREAMK_FLAGS; }
+// static int gr_scale_codes[] = {GR_SCALE_FOLDED, GR_SCALE_TENSOR, GR_SCALE_ROW, GR_SCALE_BLOCK, GR_SCALE_BLOCK_K};
+// static int gr_scale_code(int i) { return gr_scale_codes[i]; }
 import "C"
 
 // Fields is the number of fields of gr_gemm_params.
@@ -34,3 +36,13 @@ func Offset(i int) uintptr { return uintptr(C.gr_offset(C.int(i))) }
 
 // StreamKFlags is GR_STREAMK_FLAGS.
 func StreamKFlags() int { return int(C.gr_streamk_flags()) }
+
+// ScaleCodes is gemm_params.h's GR_SCALE_FOLDED, GR_SCALE_TENSOR,
+// GR_SCALE_ROW and GR_SCALE_BLOCK, in that order, then GR_SCALE_BLOCK_K.
+func ScaleCodes() []int32 {
+	codes := make([]int32, 5)
+	for i := range codes {
+		codes[i] = int32(C.gr_scale_code(C.int(i)))
+	}
+	return codes
+}

@@ -23,3 +23,10 @@ func TestParamsLayoutMatchesC(t *testing.T) {
 func TestStreamKFlagsMatchC(t *testing.T) {
 	require.Equal(t, StreamKFlags(), kernels.StreamKFlags, "kernels.StreamKFlags and GR_STREAMK_FLAGS differ")
 }
+
+// The kernels read Params.Scaling as gemm_params.h's GR_SCALE_* codes: a
+// Go code that differs from its define would scale by the wrong mode.
+func TestScaleCodesMatchC(t *testing.T) {
+	want := []int32{kernels.ScaleFolded, kernels.ScaleTensor, kernels.ScaleRow, kernels.ScaleBlock, kernels.ScaleBlockK}
+	require.Equal(t, want, ScaleCodes(), "kernels.Scale* and GR_SCALE_* differ")
+}
