@@ -33,6 +33,7 @@ at hand can measure. It works in any build.`,
 			}
 			cfg, base, err := c.config()
 			if err == nil && *out != "" {
+				cfg.Unmeasured = true // its choices enter the table unmeasured: no experimental kernel
 				err = fileio.CheckNotInput(*out, c.inputs()...)
 			}
 			if err != nil {

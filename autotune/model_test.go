@@ -129,6 +129,48 @@ func TestModelOutKeepsMeasuredEntries(t *testing.T) {
 	assert.Positive(t, replaced, "-force: the model's entries replace the measured ones")
 }
 
+// model -out -min-m over entries whose lower buckets were measured (the
+// embedded sm_90 f16 entries: M = 1…256 measured, the rest the model's)
+// rewrites only the buckets it chose, with kernels the heuristic may pick
+// (no experimental kernel: none has passed a gate there), and keeps the
+// measured buckets below with their kernels, times and provenance.
+func TestModelOutMinMKeepsMeasuredBuckets(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "buckets.yaml")
+	code, _, stderr := runCLI("model", "-model", "llama3-8b", "-types", "f16", "-min-m", "257", "-device", "h100", "-out", out)
+	require.Equal(t, 0, code, stderr)
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	got, err := dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
+	require.NoError(t, err)
+	embedded, err := dispatch.DefaultTable()
+	require.NoError(t, err)
+	f16 := dispatch.Types{In: dispatch.F16, Out: dispatch.F16}
+	entries := 0
+	for _, e := range got.Entries {
+		if e.Arch != dispatch.SM90 || e.Types != f16 {
+			continue
+		}
+		entries++
+		was := embedded.Entry(e.Key())
+		require.NotNil(t, was)
+		for _, b := range e.Buckets {
+			src, _, _ := b.From(&e)
+			if b.MinM < 257 {
+				old := was.Bucket(b.MinM)
+				wantSrc, wantDev, wantDate := old.From(was)
+				gotSrc, gotDev, gotDate := b.From(&e)
+				assert.Equal(t, [3]string{wantSrc, wantDev, wantDate}, [3]string{gotSrc, gotDev, gotDate}, "%s %s", e.Key(), b.String())
+				assert.Equal(t, [2]any{old.Kernel, old.TimesUS}, [2]any{b.Kernel, b.TimesUS}, "%s %s", e.Key(), b.String())
+				continue
+			}
+			assert.Equal(t, dispatch.SourceModel, src, "%s %s", e.Key(), b.String())
+			assert.Empty(t, b.TimesUS)
+			assert.False(t, cat.Kernel(b.Kernel).Experimental, "%s %s: %s", e.Key(), b.String(), b.Kernel)
+		}
+	}
+	assert.Equal(t, 5, entries, "the default and Llama-3-8B's four weights")
+}
+
 func TestPointsCommand(t *testing.T) {
 	dir := t.TempDir()
 	// points needs no GPU: the points peer_cublas.py should time.

@@ -422,15 +422,20 @@ func (t *Table) Merge(prov Provenance, fresh []Entry, replaceMeasured bool) (out
 	return out, kept, nil
 }
 
-// StripMeasurements drops from every bucket what only a measurement may say
-// (times, runner-up, margin) and its own provenance, and marks the entry
-// SourceModel.
-func (e *Entry) StripMeasurements() {
-	e.Source = SourceModel
+// MarkModel makes e the model's choices for device on date: a bucket
+// without a source of its own (the model's choice) loses what only a
+// measurement may say (times, runner-up, margin); a bucket kept from
+// another entry (Stamp) keeps its times and its own source, device and date
+// where they are not e's (Unstamp).
+func (e *Entry) MarkModel(device, date string) {
+	e.Source, e.Device, e.Date = SourceModel, device, date
 	for i := range e.Buckets {
 		b := &e.Buckets[i]
-		b.TimesUS, b.KernelTimesUS, b.RunnerUp, b.MarginPct = nil, nil, "", 0
-		b.Source, b.Device, b.Date = "", "", ""
+		if b.Source == "" {
+			b.TimesUS, b.KernelTimesUS, b.RunnerUp, b.MarginPct = nil, nil, "", 0
+			b.Device, b.Date = "", ""
+		}
+		b.Unstamp(e)
 	}
 }
 

@@ -762,6 +762,9 @@ func (l *loader) checkBucket(e *Entry, nodes []*yaml.Node, j int, cat *kernels.C
 	if b.SplitK > k.MaxSplitK {
 		l.errorf(at(m, "split_k"), "split_k %d exceeds kernel %q's max_split_k %d: lower it", b.SplitK, b.Kernel, k.MaxSplitK)
 	}
+	if src, _, _ := b.From(e); k.Experimental && src == SourceModel {
+		l.errorf(line, "kernel %q is experimental and the bucket is the model's choice: only a measured bucket (a tune that gated the kernel) routes an experimental kernel; name one the heuristic may pick, or tune the bucket", b.Kernel)
+	}
 }
 
 // checkTimes validates a bucket's times of sample Ms (times_us or

@@ -17,9 +17,9 @@ import (
 	"github.com/gemmroute/gemmroute/kernels"
 )
 
-// tableTestCatalog holds four kernels: k90_bf16 (sm_90+, bf16→bf16, split-K ≤ 4),
-// k80_bf16 (sm_80+, bf16→bf16), k80_f16 (sm_80 to sm_89, f16→f16) and
-// k90_e4m3 (sm_90+, e4m3→bf16).
+// tableTestCatalog holds five kernels: k90_bf16 (sm_90+, bf16→bf16, split-K ≤ 4),
+// k80_bf16 (sm_80+, bf16→bf16), k80_f16 (sm_80 to sm_89, f16→f16),
+// k90_e4m3 (sm_90+, e4m3→bf16) and k90_exp (k90_bf16's spec, experimental).
 func tableTestCatalog(t testing.TB) *kernels.Catalog {
 	t.Helper()
 	spec := func(name, image string, lo, hi Arch, in, out DType, splitK int) kernels.KernelSpec {
@@ -36,6 +36,8 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 		}
 		return k
 	}
+	exp := spec("k90_exp", "sm90.fatbin", SM90, 0, BF16, BF16, 4)
+	exp.Experimental = true
 	cat, err := kernels.NewCatalog(kernels.Manifest{
 		Schema: kernels.SchemaVersion,
 		Images: []kernels.Image{{File: "sm90.fatbin", SmemLimit: 227 << 10}, {File: "sm80.fatbin", SmemLimit: 227 << 10}},
@@ -44,6 +46,7 @@ func tableTestCatalog(t testing.TB) *kernels.Catalog {
 			spec("k80_bf16", "sm80.fatbin", SM80, 0, BF16, BF16, 1),
 			spec("k80_f16", "sm80.fatbin", SM80, SM89, F16, F16, 1),
 			spec("k90_e4m3", "sm90.fatbin", SM90, 0, E4M3, BF16, 1),
+			exp,
 		},
 	})
 	require.NoError(t, err)
@@ -74,10 +77,11 @@ entries:
         split_k: 1
 `
 
-// withDigests replaces D90 and DE4 in text by the digests of k90_bf16 and
-// k90_e4m3 in tableTestCatalog.
+// withDigests replaces D90, DE4 and DEX in text by the digests of k90_bf16,
+// k90_e4m3 and k90_exp in tableTestCatalog.
 func withDigests(text string) string {
-	return strings.NewReplacer("D90", kernels.DigestOf([]byte("k90_bf16")), "DE4", kernels.DigestOf([]byte("k90_e4m3"))).Replace(text)
+	return strings.NewReplacer("D90", kernels.DigestOf([]byte("k90_bf16")), "DE4", kernels.DigestOf([]byte("k90_e4m3")),
+		"DEX", kernels.DigestOf([]byte("k90_exp"))).Replace(text)
 }
 
 // edit returns baseTable with each old of the old, new pairs replaced by its
@@ -181,6 +185,10 @@ func TestLoadTableErrors(t *testing.T) {
 		{"scaling mismatch", strings.Replace(edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_e4m3\n        digest: DE4\n        split_k: 1\n      -"), "types: bf16", "types: e4m3→bf16/block128", 1), 11,
 			`kernel "k90_e4m3" does not compute in the entry's types e4m3→bf16/block128`},
 		{"split_k above max", edit(t, "split_k: 1\n      - min_m: 17", "split_k: 8\n      - min_m: 17"), 13, `split_k 8 exceeds kernel "k90_bf16"'s max_split_k 4`},
+		{"experimental in a model bucket", edit(t, "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_exp\n        digest: DEX\n        split_k: 1\n      -"), 11,
+			`kernel "k90_exp" is experimental and the bucket is the model's choice: only a measured bucket (a tune that gated the kernel) routes an experimental kernel`},
+		{"experimental in a model bucket of a measured entry", edit(t, "    layout: tn\n", "    layout: tn\n    source: measured\n", "kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_exp\n        digest: DEX\n        split_k: 1\n        source: model\n      -"), 12,
+			`kernel "k90_exp" is experimental and the bucket is the model's choice`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -239,6 +247,25 @@ func TestLoadTableValid(t *testing.T) {
 	out, err := tab.Marshal()
 	require.NoError(t, err)
 	assert.Equal(t, string(data), string(out))
+}
+
+// An experimental kernel loads where a measurement routes it: in an entry
+// measured as a whole, or in a bucket of a model entry that says it was
+// measured (kept from a tune).
+func TestLoadTableExperimentalMeasured(t *testing.T) {
+	cat := tableTestCatalog(t)
+	exp := func(oldNew ...string) string {
+		return edit(t, append([]string{"kernel: k90_bf16\n        digest: D90\n        split_k: 1\n      -", "kernel: k90_exp\n        digest: DEX\n        split_k: 1\n" + oldNew[0] + "      -"}, oldNew[1:]...)...)
+	}
+	for name, text := range map[string]string{
+		"measured entry":            exp("", "    layout: tn\n", "    layout: tn\n    source: measured\n"),
+		"timed bucket":              exp("        times_us: {1: 3}\n"),
+		"measured bucket of models": exp("        source: measured\n", "    layout: tn\n", "    layout: tn\n    source: model\n"),
+	} {
+		tab, err := LoadTable("exp.yaml", []byte(text), cat)
+		require.NoError(t, err, name)
+		assert.Equal(t, "k90_exp", tab.Entries[0].Bucket(1).Kernel, name)
+	}
 }
 
 // A schema 3 table (no bucket provenance) loads as the same table of

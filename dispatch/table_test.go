@@ -94,7 +94,7 @@ func TestMergeCopiesAndRefusesDuplicates(t *testing.T) {
 	got, _, err := base.Merge(base.Provenance, fresh, true)
 	require.NoError(t, err)
 	for i := range got.Entries {
-		got.Entries[i].StripMeasurements()
+		got.Entries[i].MarkModel("d", "today")
 		got.Entries[i].Buckets[0].Kernel = "edited"
 	}
 	assert.Equal(t, timed("old90"), base.Entries[0], "the base is not changed")
@@ -151,11 +151,24 @@ func TestDefaultTableIsNotShared(t *testing.T) {
 	assert.Equal(t, want200.Kernel.Name, got200.Kernel.Name, "the planner routes by its own copy")
 }
 
-func TestStripMeasurements(t *testing.T) {
-	e := Entry{Source: SourceMeasured, Buckets: []Bucket{{MinM: 1, Kernel: "k", SplitK: 2, TimesUS: map[int]float64{1: 3}, RunnerUp: "r", MarginPct: 4}}}
-	e.StripMeasurements()
-	assert.Equal(t, Bucket{MinM: 1, Kernel: "k", SplitK: 2}, e.Buckets[0])
-	assert.Equal(t, SourceModel, e.Source)
+// MarkModel strips what only a measurement may say from the model's own
+// buckets, and keeps a bucket kept from another entry (stamped) as measured,
+// with its times and its own device and date.
+func TestMarkModel(t *testing.T) {
+	kept := Bucket{MinM: 2, Kernel: "m", SplitK: 1, TimesUS: map[int]float64{2: 5}, RunnerUp: "r2", MarginPct: 3,
+		Source: SourceMeasured, Device: "H100", Date: "2026-12-07"}
+	e := Entry{Source: SourceMeasured, Device: "H100", Date: "2026-12-07", Buckets: []Bucket{
+		{MinM: 1, MaxM: 1, Kernel: "k", SplitK: 2, TimesUS: map[int]float64{1: 3}, RunnerUp: "r", MarginPct: 4}, kept}}
+	e.MarkModel("H200", "2026-12-08")
+	assert.Equal(t, Bucket{MinM: 1, MaxM: 1, Kernel: "k", SplitK: 2}, e.Buckets[0])
+	assert.Equal(t, kept, e.Buckets[1])
+	assert.Equal(t, [3]string{SourceModel, "H200", "2026-12-08"}, [3]string{e.Source, e.Device, e.Date})
+	src, dev, date := e.Buckets[0].From(&e)
+	assert.Equal(t, [3]string{SourceModel, "H200", "2026-12-08"}, [3]string{src, dev, date})
+	model := Bucket{MinM: 3, Kernel: "k", SplitK: 1, Source: SourceModel, Device: "H200", Date: "2026-12-08"}
+	e.Buckets = append(e.Buckets, model)
+	e.MarkModel("H200", "2026-12-08")
+	assert.Equal(t, Bucket{MinM: 3, Kernel: "k", SplitK: 1}, e.Buckets[2], "a kept bucket's provenance that is the entry's is the entry's")
 }
 
 func TestGeometricBuckets(t *testing.T) {

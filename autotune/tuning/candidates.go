@@ -30,7 +30,8 @@ func nativeArch(cat *kernels.Catalog, dev dispatch.DeviceInfo, t dispatch.Types)
 // Llama-3-8B's o at M = 182 and 256, 1.17× the fastest, for one 1.34× off:
 // docs/perf/2026-12-07-h200-e), nor for a 16-bit weight the twins of its
 // routes in the other 16-bit type (twinRoutes). With cfg.BaseRoutes, only
-// the pairs that table routes w to, none pruned.
+// the pairs that table routes w to, none pruned. With cfg.Unmeasured, no
+// experimental kernel, whatever routes it.
 func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands, pruned []Candidate) {
 	pl := dispatch.NewPlanner(cfg.Catalog, nil, dev, dispatch.Limits{WorkspaceBytes: cfg.Workspace})
 	native := nativeArch(cfg.Catalog, dev, w.Types)
@@ -40,7 +41,7 @@ func (cfg *Config) candidates(dev dispatch.DeviceInfo, w Weight, sp Span) (cands
 	ks := cfg.Catalog.Kernels() // a copy: take it once
 	for i := range ks {
 		k := &ks[i]
-		if k.MinArch != native || !k.Computes(w.Types) {
+		if k.MinArch != native || !k.Computes(w.Types) || (cfg.Unmeasured && k.Experimental) {
 			continue
 		}
 		splitKs := cfg.Splits

@@ -70,6 +70,12 @@ type Config struct {
 	// that a run short of time writes what it measured rather than being
 	// killed with nothing written.
 	Deadline time.Time
+	// Unmeasured, when set, leaves experimental kernels out of the
+	// candidates: the run's choices enter a table without a measurement
+	// (autotune model -out), so they may name only kernels the planner's
+	// heuristic picks; an experimental kernel enters a table only through a
+	// tune that gated it on a GPU (the loader refuses it in a model's bucket).
+	Unmeasured bool
 	// incumbent is the table the run merges into (Tune's base): what it
 	// routes each weight and bucket to is timed whatever the model says.
 	incumbent *dispatch.Table

@@ -74,14 +74,15 @@ func Measured(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Entr
 	return out
 }
 
-// Heuristic returns copies of entries without what only a measurement may
-// say, marked as the model's choices for dev: the entries a model makes.
+// Heuristic returns copies of entries marked as the model's choices for dev
+// today: the entries a model makes. The buckets the run chose lose what
+// only a measurement may say; those kept from the base table outside
+// MinM…MaxM (keepOutside) keep their times and provenance.
 func Heuristic(entries []dispatch.Entry, dev dispatch.DeviceInfo) []dispatch.Entry {
 	out := make([]dispatch.Entry, len(entries))
 	for i, e := range entries {
-		e.Buckets = append([]dispatch.Bucket(nil), e.Buckets...)
-		e.StripMeasurements()
-		e.Device, e.Date = dev.Name, time.Now().UTC().Format("2006-01-02")
+		e.Buckets = slices.Clone(e.Buckets)
+		e.MarkModel(dev.Name, time.Now().UTC().Format("2006-01-02"))
 		out[i] = e
 	}
 	return out
