@@ -40,7 +40,7 @@ import (
 // 1025…2048, and the bf16 buckets 129…256 of N = K = 4096 (the default's
 // N = K = 4096 plans reach them too), 4096x14336 and 3584x4096,
 // docs/perf/2026-12-08-h100; thirtieth session: the sm_90 f16 entries'
-// buckets 257…8192, the model's choices again among the kernels its
+// buckets 257…∞, the model's choices again among the kernels its
 // heuristic may pick, docs/perf/2026-12-08-c).
 func TestNormalPlansUnchanged(t *testing.T) {
 	cat, err := DefaultCatalog()
