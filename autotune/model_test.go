@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemmroute/gemmroute/autotune/tuning"
 	"github.com/gemmroute/gemmroute/dispatch"
+	"github.com/gemmroute/gemmroute/kernels"
 )
 
 func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
@@ -39,23 +40,31 @@ func TestModelMeasuresNothingAndWritesNothing(t *testing.T) {
 	assert.Contains(t, stderr, "unknown device preset")
 }
 
+// modelOut runs autotune model with args and -out, and returns its
+// stdout, the table it wrote (loaded against the default catalog), the
+// embedded table it merged into, and that catalog.
+func modelOut(t *testing.T, args ...string) (stdout string, got, embedded *dispatch.Table, cat *kernels.Catalog) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "buckets.yaml")
+	code, stdout, stderr := runCLI(append(append([]string{"model"}, args...), "-out", out)...)
+	require.Equal(t, 0, code, stderr)
+	cat, err := dispatch.DefaultCatalog()
+	require.NoError(t, err)
+	got, err = dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
+	require.NoError(t, err)
+	embedded, err = dispatch.DefaultTable()
+	require.NoError(t, err)
+	return stdout, got, embedded, cat
+}
+
 // model -out writes the model's choices for a device no GPU here can
 // measure as heuristic entries (no times, runner-up or margin), merged into
 // the base table: the embedded table's measured sm_90 entries stay as they
 // were, and the sm_80 default sends M ≤ 16 to the decode families and
 // larger M to a tiled kernel.
 func TestModelOut(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "buckets.yaml")
-	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-device", "a100", "-out", out)
-	require.Equal(t, 0, code, stderr)
+	stdout, got, embedded, cat := modelOut(t, "-model", "llama3-8b", "-device", "a100")
 	assert.Contains(t, stdout, "5 sm_80 entries chosen by the model (heuristic: no times_us)")
-	data := readFile(t, out)
-	cat, err := dispatch.DefaultCatalog()
-	require.NoError(t, err)
-	got, err := dispatch.LoadTable(out, []byte(data), cat)
-	require.NoError(t, err)
-	embedded, err := dispatch.DefaultTable()
-	require.NoError(t, err)
 	assert.Equal(t, embedded.Provenance, got.Provenance)
 	var sm80, sm90 int
 	for _, e := range got.Entries {
@@ -94,16 +103,8 @@ func TestModelOut(t *testing.T) {
 // (the model's guesses do not replace measurements), and the command says
 // which it kept; -force lets the model replace them.
 func TestModelOutKeepsMeasuredEntries(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "buckets.yaml")
-	code, stdout, stderr := runCLI("model", "-model", "llama3-8b", "-device", "h200", "-out", out)
-	require.Equal(t, 0, code, stderr)
+	stdout, got, embedded, _ := modelOut(t, "-model", "llama3-8b", "-device", "h200")
 	assert.Contains(t, stdout, "kept the measured entry sm_90")
-	cat, err := dispatch.DefaultCatalog()
-	require.NoError(t, err)
-	got, err := dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
-	require.NoError(t, err)
-	embedded, err := dispatch.DefaultTable()
-	require.NoError(t, err)
 	measured := 0
 	for _, want := range embedded.Entries {
 		if !want.Measured() {
@@ -115,11 +116,8 @@ func TestModelOutKeepsMeasuredEntries(t *testing.T) {
 		assert.Equal(t, want.Buckets, e.Buckets, "%s changed", want.Key())
 	}
 	assert.Positive(t, measured)
-	code, stdout, stderr = runCLI("model", "-model", "llama3-8b", "-device", "h200", "-out", out, "-force")
-	require.Equal(t, 0, code, stderr)
+	stdout, got, _, _ = modelOut(t, "-model", "llama3-8b", "-device", "h200", "-force")
 	assert.NotContains(t, stdout, "kept the measured entry")
-	got, err = dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
-	require.NoError(t, err)
 	replaced := 0
 	for _, e := range got.Entries {
 		if e.Arch == dispatch.SM90 && e.Types.In == dispatch.BF16 && e.Source == dispatch.SourceModel {
@@ -135,15 +133,7 @@ func TestModelOutKeepsMeasuredEntries(t *testing.T) {
 // (no experimental kernel: none has passed a gate there), and keeps the
 // measured buckets below with their kernels, times and provenance.
 func TestModelOutMinMKeepsMeasuredBuckets(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "buckets.yaml")
-	code, _, stderr := runCLI("model", "-model", "llama3-8b", "-types", "f16", "-min-m", "257", "-device", "h100", "-out", out)
-	require.Equal(t, 0, code, stderr)
-	cat, err := dispatch.DefaultCatalog()
-	require.NoError(t, err)
-	got, err := dispatch.LoadTable(out, []byte(readFile(t, out)), cat)
-	require.NoError(t, err)
-	embedded, err := dispatch.DefaultTable()
-	require.NoError(t, err)
+	_, got, embedded, cat := modelOut(t, "-model", "llama3-8b", "-types", "f16", "-min-m", "257", "-device", "h100")
 	f16 := dispatch.Types{In: dispatch.F16, Out: dispatch.F16}
 	entries := 0
 	for _, e := range got.Entries {
