@@ -8,7 +8,8 @@ import (
 
 // EstimateSeconds is the analytic model: bytes over read bandwidth or flops
 // over the kernel's rate, whichever is larger, stretched by the idle share of
-// a partial last wave (for stream-K kernels, the tail tiles' parts), plus
+// a partial last wave (for stream-K kernels, what their walk costs by the
+// tail model, streamKCost, beyond the same tiles perfectly balanced), plus
 // launch costs (and a repack kernel's copies). It ranks kernels; it is no timing.
 // What depends on the kernel's family comes from its manifest entry's Model
 // (a catalog accepts only known model kinds); a spec of another kind
@@ -71,10 +72,12 @@ func EstimateSeconds(k *kernels.KernelSpec, p *Problem, splitK int, dev DeviceIn
 	if waves > 1 {
 		eff = blocks / (waves * slots)
 	}
-	if k.StreamK() { // whole waves, then the tail tiles' parts in one more
-		g := float64(streamKGrid(k, p, dev.SMs))
-		eff = math.Min(1, blocks/(g*streamKWaves(k, p, dev.SMs, tailParts(k, p, dev.SMs, DefaultWorkspaceBytes))))
-		blocks = g
+	if k.StreamK() { // whole waves, then the tail tiles' parts, each with its fixed cost and partial
+		g := streamKGrid(k, p, dev.SMs)
+		kt := float64(ceilDiv(p.K, k.TileK))
+		ideal := blocks / float64(g) * (kt + tailItemKTiles)
+		eff = math.Min(1, ideal/streamKCost(k, p, g, tailParts(k, p, dev.SMs, DefaultWorkspaceBytes)))
+		blocks = float64(g)
 	}
 	// Latency hiding: the bytes in flight per SM against bandwidth × latency
 	// (about a microsecond of memory latency under load).

@@ -57,9 +57,14 @@ func TestEstimateReadsModel(t *testing.T) {
 }
 
 // A stream-K kernel has no partial last wave: where its data-parallel twin
-// leaves most SMs idle through a second wave (192 tiles on 132 SMs) or runs
-// on a few (16 tiles), the model puts it ahead; where the tiles fill the
-// waves it pays only a little for nothing (whole tiles, no partials).
+// leaves most SMs idle through a second wave (192 tiles on 132 SMs), the
+// model puts it ahead by what its tail costs (tailCost: each part's fixed
+// cost and partial round trip): at M = 1024, N = 6144 call T513 measured
+// 0.87 of the twin's time on an H100 (docs/perf/2026-12-08-h100), and the
+// model says 0.87; where the tiles fill the waves it pays nothing (whole
+// tiles, no partials). (With few tiles, 16 on 132 SMs, the tail model puts
+// an 8-way split behind the twin on 16 SMs; nothing measured decides that
+// case, so it is not asserted.)
 func TestEstimateStreamKHasNoPartialWave(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
@@ -67,11 +72,9 @@ func TestEstimateStreamKHasNoPartialWave(t *testing.T) {
 	sk := cat.Kernel("gemmroute_sm90_ws_wgmma_sk_bf16_bf16_f32_tn_128x256x64_w12_s4_a16")
 	require.NotNil(t, dp)
 	require.NotNil(t, sk)
-	for _, c := range []struct{ m, n int }{{1024, 6144}, {128, 4096}} {
-		p := PlaceholderProblem(c.m, c.n, 4096, Types{In: BF16, Out: BF16})
-		tDP, tSK := EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200)
-		assert.Less(t, tSK, 0.8*tDP, "M=%d N=%d: stream-K %.1f µs, data-parallel %.1f µs", c.m, c.n, tSK*1e6, tDP*1e6)
-	}
-	p := PlaceholderProblem(33*128, 1024, 4096, Types{In: BF16, Out: BF16}) // 132 tiles: one full wave either way
+	p := PlaceholderProblem(1024, 6144, 4096, Types{In: BF16, Out: BF16})
+	tDP, tSK := EstimateSeconds(dp, &p, 1, H100), EstimateSeconds(sk, &p, 1, H100)
+	assert.InDelta(t, 0.87, tSK/tDP, 0.04, "stream-K %.1f µs, data-parallel %.1f µs", tSK*1e6, tDP*1e6)
+	p = PlaceholderProblem(33*128, 1024, 4096, Types{In: BF16, Out: BF16}) // 132 tiles: one full wave either way
 	assert.InDelta(t, EstimateSeconds(dp, &p, 1, H200), EstimateSeconds(sk, &p, 1, H200), 1e-9)
 }

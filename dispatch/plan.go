@@ -507,10 +507,10 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 	if _, _, parts := streamKSplit(k, p, g, 1); k.TailParts() || parts <= maxTailParts {
 		return g
 	}
-	best, bestCost := g, streamKCost(k, p, g)
+	best, bestCost := g, streamKCost(k, p, g, 1)
 	most, slots := bestCost*(1-streamKGridGain), streamKSlots(k, p, g, 1)
 	for h := g - 1; h >= (3*g+3)/4; h-- {
-		if c := streamKCost(k, p, h); c < bestCost && c <= most && streamKSlots(k, p, h, 1) <= slots {
+		if c := streamKCost(k, p, h, 1); c < bestCost && c <= most && streamKSlots(k, p, h, 1) <= slots {
 			best, bestCost = h, c
 		}
 	}
@@ -523,12 +523,13 @@ func streamKGrid(k *kernels.KernelSpec, p *Problem, sms int) int {
 // gain could be the model's error.
 const streamKGridGain = 0.05
 
-// streamKCost is how long ws_stream_k's walk of p on a grid of g blocks runs,
-// in k-tiles of its tile, by the tail model of tailParts: its whole waves,
-// each as long as a tile and an item's fixed cost, then its tail's parts in
-// one more, and a partial's round trip per part.
-func streamKCost(k *kernels.KernelSpec, p *Problem, g int) float64 {
-	full, rest, parts := streamKSplit(k, p, g, 1)
+// streamKCost is how long a stream-K kernel's walk of p with tail split s
+// (streamKSplit: ws_stream_k's own where the kernel does not plan its parts)
+// on a grid of g blocks runs, in k-tiles of its tile, by the tail model of
+// tailParts: its whole waves, each as long as a tile and an item's fixed
+// cost, then its tail's part-waves, and a partial's round trip per part.
+func streamKCost(k *kernels.KernelSpec, p *Problem, g, s int) float64 {
+	full, rest, parts := streamKSplit(k, p, g, s)
 	kt := int64(ceilDiv(p.K, k.TileK))
 	c := float64(full/int64(g)) * (float64(kt) + tailItemKTiles)
 	if rest > 0 {
@@ -598,19 +599,6 @@ func streamKWorkspace(k *kernels.KernelSpec, p *Problem, sms, s int) int64 {
 // partialTileBytes is one fp32 TileM × TileN partial tile of a stream-K
 // kernel: a slot of its workspace.
 func partialTileBytes(k *kernels.KernelSpec) int64 { return int64(k.TileM) * int64(k.TileN) * 4 }
-
-// streamKWaves is how long a stream-K kernel's grid runs for p with tail
-// split s on sms SMs, in the time of one whole tile: its whole waves and,
-// with a tail, its parts' waves (one for ws_stream_k).
-func streamKWaves(k *kernels.KernelSpec, p *Problem, sms, s int) float64 {
-	g := int64(streamKGrid(k, p, sms))
-	full, rest, parts := streamKSplit(k, p, int(g), s)
-	w := float64((full + g - 1) / g) // planned parts of 1 take every tile whole
-	if rest > 0 {
-		w += float64((rest*parts+g-1)/g) / float64(parts)
-	}
-	return w
-}
 
 // splitFixedGrid is the grid of a kernel that splits every tile itself
 // (KernelSpec.SplitFixed) in s parts for p on sms SMs within limit bytes of

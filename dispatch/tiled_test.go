@@ -70,7 +70,8 @@ func TestHeuristicRoutesTiledFromM32(t *testing.T) {
 // The tiled model stays a model of a compute-bound kernel at large M: for
 // tiles of 64×128 and up, the estimate of a big square problem is within
 // 1.2× of its flops at the family's rate (smaller tiles are bound by their
-// L2 re-reads); and a larger tile of the same family never gets a lower rate.
+// L2 re-reads); and a larger tile of the same family and image never gets a
+// lower rate.
 func TestEstimateTiledComputeBound(t *testing.T) {
 	cat, err := DefaultCatalog()
 	require.NoError(t, err)
@@ -86,7 +87,7 @@ func TestEstimateTiledComputeBound(t *testing.T) {
 		est := EstimateSeconds(&k, &p, 1, H200)
 		assert.InDelta(t, 1, est/(flops/rate), 0.2, "%s: estimate %.0f µs, flops at its rate %.0f µs", k.Name, est*1e6, flops/rate*1e6)
 		for _, o := range cat.Kernels() {
-			if o.Family == k.Family && o.TileM >= k.TileM && o.TileN >= k.TileN && o.PtrAlign == k.PtrAlign {
+			if o.Family == k.Family && o.Image == k.Image && o.TileM >= k.TileM && o.TileN >= k.TileN && o.PtrAlign == k.PtrAlign {
 				assert.GreaterOrEqual(t, kernelRate(&o, 1), kernelRate(&k, 1), "%s vs %s", o.Name, k.Name)
 			}
 		}

@@ -150,6 +150,7 @@ const (
 type model struct {
 	kind        string               // kernels.ModelDecode or kernels.ModelTiled
 	rateShare   func(t tile) float64 // share of the peak dense rate a kernel reaches
+	hopperShare float64              // its sm90 image's builds reach this share of rateShare and streamShare (0: all)
 	streamShare float64              // share of the read bandwidth its loads reach
 	rasterGroup int                  // M tiles that share one DRAM pass over the weights
 }
@@ -334,8 +335,17 @@ var tiledMMA = family{
 	// Measured 0.40–0.47 of the peak with large tiles on the H200
 	// (docs/perf/2026-11-30-h200-tiled); a block waits at a barrier per
 	// k-tile for its slowest load, and every byte makes a shared-memory
-	// round trip: 0.8 of the decode kernels' streaming rate.
-	model: model{kind: kernels.ModelTiled, rateShare: tileShare(0.45), streamShare: 0.8, rasterGroup: rasterGroup},
+	// round trip: 0.8 of the decode kernels' streaming rate. The sm90
+	// image's builds (mma.sync and cp.async beside wgmma and TMA) ran
+	// 0.31–0.41 of the H100 preset's peak with 128x128 tiles at
+	// M = 513…2048 (call T513, docs/perf/2026-12-08-h100), and took 1.16×
+	// their estimates where the warp-specialized kernels took 0.7×: their
+	// rate and stream shares are 0.8 of the family's (0.36 of the peak).
+	// With the stream-K tail in EstimateSeconds, that brought the model's
+	// choice among the non-experimental kernels from 1.12× to 1.04× the
+	// fastest there, and from 1.42× to 1.16× on the H200's tune of
+	// 2026-12-02 (docs/perf/2026-12-08-c).
+	model: model{kind: kernels.ModelTiled, rateShare: tileShare(0.45), hopperShare: 0.8, streamShare: 0.8, rasterGroup: rasterGroup},
 }
 
 // tiledLoadBytes is a tiled block's B k-tile spread over its threads.

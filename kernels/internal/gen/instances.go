@@ -557,6 +557,10 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 		Model: kernels.Model{Kind: f.model.kind, RateShare: f.model.rateShare(t), StreamShare: f.model.streamShare,
 			RasterGroup: f.model.rasterGroup},
 	}
+	if im.minArch >= kernels.SM90 && f.model.hopperShare != 0 {
+		k.Model.RateShare *= f.model.hopperShare
+		k.Model.StreamShare *= f.model.hopperShare
+	}
 	if f.maxSplitK > 1 {
 		k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "gemmroute_"+im.tag+"_"+reduceSuffix(in.out)
 	}
