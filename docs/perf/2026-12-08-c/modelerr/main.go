@@ -6,7 +6,7 @@
 // (what tune -prune 1.5 could drop where it is not an incumbent) and, per family, measured over estimated time.
 //
 // usage: go run -tags nocuda ./docs/perf/2026-12-08-c/modelerr [-device h100] [-v] [-pruned] TUNE.csv...
-// (the 16-bit rows of each file; -device names the dispatch.DevicePreset the timings came from)
+// (-device names the dispatch.DevicePreset the timings came from)
 package main
 
 import (
@@ -52,7 +52,7 @@ func main() {
 		}
 		for _, r := range rows[1:] {
 			types, err := kernels.ParseTypes(r[col["dtype"]])
-			if err != nil || types.Scaled() || r[col["check"]] != "ok" {
+			if err != nil || r[col["check"]] != "ok" {
 				continue
 			}
 			k := cat.Kernel(r[col["kernel"]])
