@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a kbench holding only the instances whose names contain one of the patterns given (comma-separated;
 # a whole kbench takes ~20 min on two cores, a filtered one 1–2), with scripts/local-nvcc.sh's nvcc 12.4:
-#   [SRC=kernels/src] bash build-kb.sh OUT 'sk_tp_sh_ts,_128x64x64_'      (SRC: the kernel headers, e.g. a patched copy)
+#   [SRC=kernels/src] [KBENCH_FLAGS=-DGR_TRACE] bash build-kb.sh OUT 'sk_tp_sh_ts,_128x64x64_'      (SRC: the kernel headers, e.g. a patched copy)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=$1 pats=$2 d=$(mktemp -d)
@@ -19,7 +19,7 @@ for l in open(src):
 open(dst, 'w').writelines(out)
 print(sum(1 for l in out if l.lstrip().startswith('X(')), 'instances')
 PY
-/opt/c124/nvcc -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -DGR_HOPPER -I "${SRC:-kernels/src}" \
+/opt/c124/nvcc -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -DGR_HOPPER ${KBENCH_FLAGS:-} -I "${SRC:-kernels/src}" \
   -L/opt/c124/usr/lib/x86_64-linux-gnu -Xcompiler -static-libstdc++ -Xcompiler -static-libgcc \
   -o "$out" "$d/kbench.cu" -lpthread
 rm -rf "$d"

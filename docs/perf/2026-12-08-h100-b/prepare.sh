@@ -1,4 +1,4 @@
-# Builds the next GPU session's one pack (.gpu-bin/n.txz), which calls S, G, probe 17, V and R all use, so that they
+# Builds the next GPU session's one pack (.gpu-bin/n.txz), which calls S, G, P, Q, probe 17, V and R all use, so that they
 # run back to back on one warm machine: dispatch.test and autotune at HEAD; autotune at 6a6fce9 (before streamKGrid)
 # as .gpu/autotune-old (call G); kbench of the swap_sq_ts tiles and their peers (call S); kb17, the stream-K
 # 128-row tiles (probe 17). From the repository root, after scripts/setup-cuda-headers.sh and scripts/local-nvcc.sh;
@@ -13,8 +13,9 @@ git worktree remove --force "$d"
 kb=docs/perf/2026-12-07-h200-h/build-kb.sh
 bash $kb .gpu/kbench 'swap_sq_ts,swap_ts_bf16_bf16_f32_tn_16x128,swap_ts_bf16_bf16_f32_tn_32x128,mc2n_bf16_bf16_f32_tn_64x64'
 bash $kb .gpu/kb17 'sk_sh_ts_bf16_bf16_f32_tn_128x1,sk_tp_sh_ts_bf16_bf16_f32_tn_128x1,ws_wgmma_sh_ts_bf16_bf16_f32_tn_128x128,ws_wgmma_ts_bf16_bf16_f32_tn_128x128'
+KBENCH_FLAGS=-DGR_TRACE bash $kb .gpu/kbq 'sk_tp_sh_ts_bf16_bf16_f32_tn_128x192'  # call Q (docs/perf/2026-12-08-c)
 rm -f .gpu-bin/*.txz
-XZ_OPT=-9 tar cJf .gpu-bin/n.txz .gpu/dispatch.test .gpu/autotune .gpu/autotune-old .gpu/kbench .gpu/kb17
+XZ_OPT=-9 tar cJf .gpu-bin/n.txz .gpu/dispatch.test .gpu/autotune .gpu/autotune-old .gpu/kbench .gpu/kb17 .gpu/kbq
 ls -l .gpu-bin
 # the device refuses a tree (tracked and untracked-not-ignored files, and the carried paths) over 64 MiB
 t=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | xargs -0 du -cb | tail -1 | cut -f1)
