@@ -191,6 +191,23 @@ func TestStreamKGridLongTails(t *testing.T) {
 	}
 }
 
+// streamKCost counts a walk's waves of whole tiles whole: a kernel of
+// planned parts whose tail split is 1 runs every tile whole, in as many
+// waves as the tiles need, also where they do not fill the last (22 tiles of
+// 128x192 at M = 128, N = 4096 on 132 blocks: one wave of 64 k-tiles and an
+// item's fixed cost, not none); ws_stream_k's walk of the same tiles splits
+// them into 6 parts, its tail cost.
+func TestStreamKCostCountsPartialWaves(t *testing.T) {
+	p := PlaceholderProblem(128, 4096, 4096, Types{In: BF16, Out: BF16})
+	_, tp := catalogKernel(t, "gemmroute_sm90_ws_wgmma_sk_tp_sh_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16")
+	require.True(t, tp.TailParts())
+	assert.InDelta(t, 64+tailItemKTiles, streamKCost(tp, &p, 132, 1), 1e-9)
+	assert.InDelta(t, tailCost(22, 3, 64, 132), streamKCost(tp, &p, 132, 3), 1e-9)
+	_, sk := catalogKernel(t, "gemmroute_sm90_ws_wgmma_sk_ts_bf16_bf16_f32_tn_128x192x64_w12_s4_a16")
+	require.False(t, sk.TailParts())
+	assert.InDelta(t, tailCost(22, 6, 64, 132), streamKCost(sk, &p, 132, 1), 1e-9)
+}
+
 // TestStreamKTailParts: a stream-K kernel of planned parts runs with the
 // tail split of the model (tailParts) within the workspace it may have —
 // none under Limits.NoSplitK, where it still runs, every tile whole — and

@@ -531,7 +531,7 @@ const streamKGridGain = 0.05
 func streamKCost(k *kernels.KernelSpec, p *Problem, g, s int) float64 {
 	full, rest, parts := streamKSplit(k, p, g, s)
 	kt := int64(ceilDiv(p.K, k.TileK))
-	c := float64(full/int64(g)) * (float64(kt) + tailItemKTiles)
+	c := float64((full+int64(g)-1)/int64(g)) * (float64(kt) + tailItemKTiles) // planned parts of 1 take every tile whole
 	if rest > 0 {
 		c += tailCost(rest, parts, kt, int64(g))
 	}
