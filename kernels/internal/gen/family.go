@@ -151,6 +151,7 @@ type model struct {
 	kind        string               // kernels.ModelDecode or kernels.ModelTiled
 	rateShare   func(t tile) float64 // share of the peak dense rate a kernel reaches
 	hopperShare float64              // its sm90 image's builds reach this share of rateShare and streamShare (0: all)
+	fp8Share    float64              // its e4m3 builds reach this share of rateShare and streamShare (0: all)
 	streamShare float64              // share of the read bandwidth its loads reach
 	rasterGroup int                  // M tiles that share one DRAM pass over the weights
 }
@@ -230,8 +231,14 @@ var decodeFMA = family{
 	loadBytes: func(t tile, elem int) int { return t.depth * t.bn * (t.bk / 32) * elem },
 	maxSplitK: 16, indexBits: 64,
 	// CUDA-core FMA: a twelfth of the tensor-core rate; weights stream once
-	// per M tile at the full read bandwidth.
-	model:    model{kind: kernels.ModelDecode, rateShare: flatShare(1.0 / 12), streamShare: 1, rasterGroup: 1},
+	// per M tile at the full read bandwidth. The e4m3 builds: the FMA rate is
+	// the 16-bit one (the model doubles the peak for e4m3's tensor cores),
+	// and each element's conversion slows the stream — at M = 1 on the H200
+	// the best e4m3 build read gate_up's weights at 1.5 TB/s where decode_mma
+	// read them at 3.5 (docs/perf/2026-12-02-h200-c, c4/tune-row.csv; the
+	// e4m3 builds took 2.51× their estimates, decode_mma's 1.34×): half the
+	// shares.
+	model:    model{kind: kernels.ModelDecode, rateShare: flatShare(1.0 / 12), fp8Share: 0.5, streamShare: 1, rasterGroup: 1},
 	scalings: rowScalings,
 }
 

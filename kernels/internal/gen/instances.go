@@ -538,6 +538,15 @@ func (in instance) call() string {
 	return b.String()
 }
 
+// scaleShares scales a kernel model's rate and stream shares by share (0:
+// unchanged): a family's builds for one image or dtype that reach less.
+func scaleShares(m *kernels.Model, share float64) {
+	if share != 0 {
+		m.RateShare *= share
+		m.StreamShare *= share
+	}
+}
+
 // spec is the manifest entry of an instance in one image.
 func (in instance) spec(im imageSpec) kernels.KernelSpec {
 	t, f, elem := in.args.tile(), in.family(), in.in.Size()
@@ -557,9 +566,11 @@ func (in instance) spec(im imageSpec) kernels.KernelSpec {
 		Model: kernels.Model{Kind: f.model.kind, RateShare: f.model.rateShare(t), StreamShare: f.model.streamShare,
 			RasterGroup: f.model.rasterGroup},
 	}
-	if im.minArch >= kernels.SM90 && f.model.hopperShare != 0 {
-		k.Model.RateShare *= f.model.hopperShare
-		k.Model.StreamShare *= f.model.hopperShare
+	if im.minArch >= kernels.SM90 {
+		scaleShares(&k.Model, f.model.hopperShare)
+	}
+	if in.in == kernels.E4M3 {
+		scaleShares(&k.Model, f.model.fp8Share)
 	}
 	if f.maxSplitK > 1 {
 		k.Reduction, k.ReduceKernel = kernels.ReduceWorkspace, "gemmroute_"+im.tag+"_"+reduceSuffix(in.out)
