@@ -13,6 +13,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -72,13 +73,7 @@ func main() {
 	byRegime := map[string][]float64{}
 	byFamily := map[string][]float64{}
 	beyond := 0
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range points {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	keys := slices.Sorted(maps.Keys(points))
 	for _, key := range keys {
 		g := points[key]
 		pick, best := fastest(g, func(t timed) bool { return true })
@@ -110,13 +105,7 @@ func main() {
 		}
 	}
 	fmt.Printf("fastest beyond 1.5× the best estimate: %d of %d points\n", beyond, len(keys))
-	for _, f := range slices.Sorted(func(yield func(string) bool) {
-		for k := range byFamily {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, f := range slices.Sorted(maps.Keys(byFamily)) {
 		x := slices.Sorted(slices.Values(byFamily[f]))
 		fmt.Printf("%-24s n %5d  measured/estimate %.2f (p10 %.2f, p90 %.2f)\n", f, len(x), geomean(x), x[len(x)/10], x[len(x)*9/10])
 	}
